@@ -1,0 +1,3 @@
+"""webshootout: reproducible web-framework shootouts on one Linux machine."""
+
+__version__ = "0.1.0"

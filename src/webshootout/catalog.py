@@ -1,0 +1,222 @@
+"""Finds frameworks/**/framework.toml and turns each into validated Variant objects."""
+
+from __future__ import annotations
+
+import copy
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+WORKLOADS = ("plaintext", "json", "db", "session", "hash", "static", "websocket")
+KINDS = ("platform", "micro", "fullstack")
+PLACEHOLDERS = {"host", "port", "workers"}
+SCHEMA_VERSION = 1
+
+
+class ManifestError(ValueError):
+    """A manifest that does not match the format; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class Setup:
+    requires: tuple[str, ...]
+    apt: tuple[str, ...]
+    commands: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Start:
+    command: str
+    env: tuple[tuple[str, str], ...]
+    ready: str
+    timeout: float
+    warmup: float | None  # seconds of warm-up this stack needs (JIT); None = the run's default
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One runnable thing: a framework's base manifest or one of its variants, fully merged."""
+
+    id: str
+    name: str
+    display: str
+    language: str
+    version: str
+    server: str
+    kind: str
+    folder: Path
+    manifest: Path
+    setup: Setup
+    start: Start
+    workloads: tuple[tuple[str, str], ...]
+    unavailable: str | None
+
+    def path_of(self, workload: str) -> str | None:
+        return dict(self.workloads).get(workload)
+
+
+_TOP_KEYS = {"schema", "name", "display", "language", "version", "server", "kind", "unavailable",
+             "setup", "start", "workloads", "variants"}
+_VARIANT_KEYS = _TOP_KEYS - {"schema", "name", "variants"}
+_SETUP_KEYS = {"requires", "apt", "commands"}
+_START_KEYS = {"command", "env", "ready", "timeout", "warmup"}
+
+
+class _Checker:
+    def __init__(self, manifest: Path, where: str = ""):
+        self.manifest = manifest
+        self.where = where
+
+    def fail(self, field: str, expected: str, got: Any = None) -> ManifestError:
+        shown = "" if got is None else f", got {got!r}"
+        return ManifestError(f"{self.manifest}: {self.where}{field}: expected {expected}{shown}")
+
+    def string(self, table: dict, field: str, *, required: bool = True, prefix: str = "") -> str | None:
+        if field not in table:
+            if required:
+                raise self.fail(prefix + field, "a string (missing)")
+            return None
+        value = table[field]
+        if not isinstance(value, str) or not value:
+            raise self.fail(prefix + field, "a non-empty string", value)
+        return value
+
+    def strings(self, table: dict, field: str, prefix: str) -> tuple[str, ...]:
+        value = table.get(field, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise self.fail(prefix + field, "a list of non-empty strings", value)
+        return tuple(value)
+
+    def keys(self, table: dict, allowed: set[str], prefix: str) -> None:
+        unknown = sorted(set(table) - allowed)
+        if unknown:
+            raise self.fail(prefix + unknown[0], f"one of {sorted(allowed)} (unknown key)")
+
+    def table(self, table: dict, field: str, prefix: str = "") -> dict:
+        value = table.get(field, {})
+        if not isinstance(value, dict):
+            raise self.fail(prefix + field, "a table", value)
+        return value
+
+
+def _merge(base: dict, override: dict) -> dict:
+    merged = copy.deepcopy(base)
+    for key, value in override.items():
+        # A variant's workloads replace the base list: a variant may implement fewer.
+        if isinstance(value, dict) and isinstance(merged.get(key), dict) and key != "workloads":
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = copy.deepcopy(value)
+    return merged
+
+
+def _placeholders(command: str) -> set[str]:
+    return set(re.findall(r"{([^{}]*)}", command))
+
+
+def _build(data: dict, vid: str, folder: Path, manifest: Path, where: str) -> Variant:
+    check = _Checker(manifest, where)
+    name = check.string(data, "name")
+    kind = check.string(data, "kind")
+    if kind not in KINDS:
+        raise check.fail("kind", f"one of {list(KINDS)}", kind)
+    unavailable = check.string(data, "unavailable", required=False)
+
+    setup_t = check.table(data, "setup")
+    check.keys(setup_t, _SETUP_KEYS, "setup.")
+    setup = Setup(check.strings(setup_t, "requires", "setup."), check.strings(setup_t, "apt", "setup."),
+                  check.strings(setup_t, "commands", "setup."))
+
+    start_t = check.table(data, "start")
+    check.keys(start_t, _START_KEYS, "start.")
+    workloads_t = check.table(data, "workloads")
+    for workload, path in workloads_t.items():
+        if workload not in WORKLOADS:
+            raise check.fail(f"workloads.{workload}", f"a workload among {list(WORKLOADS)} (unknown workload)")
+        if not isinstance(path, str) or not path.startswith("/"):
+            raise check.fail(f"workloads.{workload}", "a path starting with '/'", path)
+
+    if unavailable is None:
+        command = check.string(start_t, "command", prefix="start.")
+        bad = _placeholders(command) - PLACEHOLDERS
+        if bad:
+            raise check.fail("start.command", f"placeholders among {sorted(PLACEHOLDERS)}", "{" + sorted(bad)[0] + "}")
+        ready = check.string(start_t, "ready", prefix="start.")
+        if not ready.startswith("/"):
+            raise check.fail("start.ready", "a path starting with '/'", ready)
+        if not workloads_t:
+            raise check.fail("workloads", "at least one workload (or set `unavailable`)")
+    else:
+        command, ready = start_t.get("command", ""), start_t.get("ready", "/")
+    env = check.table(start_t, "env", "start.")
+    for key, value in env.items():
+        if not isinstance(value, str):
+            raise check.fail(f"start.env.{key}", "a string", value)
+    timeout = start_t.get("timeout", 60)
+    warmup = start_t.get("warmup")
+    for field, value in (("timeout", timeout), ("warmup", warmup)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0):
+            raise check.fail(f"start.{field}", "a number of seconds >= 0", value)
+
+    return Variant(
+        id=vid, name=name, display=check.string(data, "display"), language=check.string(data, "language"),
+        version=check.string(data, "version"), server=check.string(data, "server"), kind=kind,
+        folder=folder, manifest=manifest, setup=setup,
+        start=Start(command, tuple(sorted(env.items())), ready, float(timeout),
+                    None if warmup is None else float(warmup)),
+        workloads=tuple((w, workloads_t[w]) for w in WORKLOADS if w in workloads_t),
+        unavailable=unavailable,
+    )
+
+
+def load_manifest(manifest: Path) -> list[Variant]:
+    """All variants a manifest declares, base first. Raises ManifestError naming file and field."""
+    try:
+        data = tomllib.loads(manifest.read_text())
+    except tomllib.TOMLDecodeError as exc:
+        raise ManifestError(f"{manifest}: not valid TOML: {exc}") from None
+    check = _Checker(manifest)
+    check.keys(data, _TOP_KEYS, "")
+    if data.get("schema") != SCHEMA_VERSION:
+        raise check.fail("schema", f"{SCHEMA_VERSION}", data.get("schema"))
+    folder = manifest.parent
+    name = check.string(data, "name")
+    if name != folder.name:
+        raise check.fail("name", f"the folder name {folder.name!r}", name)
+    base = {k: v for k, v in data.items() if k not in ("variants", "schema")}
+    variants = [_build(base, name, folder, manifest, "")]
+    for vname, override in check.table(data, "variants").items():
+        where = f"variants.{vname}."
+        if not isinstance(override, dict):
+            raise check.fail(f"variants.{vname}", "a table", override)
+        if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", vname):
+            raise check.fail(f"variants.{vname}", "a name of lowercase letters, digits and '-'")
+        _Checker(manifest, where).keys(override, _VARIANT_KEYS, "")
+        variants.append(_build(_merge(base, override), f"{name}-{vname}", folder, manifest, where))
+    return variants
+
+
+def discover(root: Path) -> list[Variant]:
+    """Every variant under root/frameworks, sorted by language then id; ids must be unique."""
+    seen: dict[str, Path] = {}
+    found: list[Variant] = []
+    for manifest in sorted((root / "frameworks").glob("*/*/framework.toml")):
+        for variant in load_manifest(manifest):
+            if variant.id in seen:
+                raise ManifestError(f"{manifest}: id {variant.id!r} is already declared by {seen[variant.id]}")
+            seen[variant.id] = manifest
+            found.append(variant)
+    return sorted(found, key=lambda v: (v.language, v.id))
+
+
+def select(variants: list[Variant], ids: tuple[str, ...] | None) -> list[Variant]:
+    """The variants named by ids, in the given order; an unknown id is an error that lists the known ones."""
+    if ids is None:
+        return list(variants)
+    by_id = {v.id: v for v in variants}
+    unknown = [i for i in ids if i not in by_id]
+    if unknown:
+        raise ManifestError(f"unknown framework id {unknown[0]!r}; known: {', '.join(sorted(by_id))}")
+    return [by_id[i] for i in ids]

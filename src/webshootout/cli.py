@@ -1,0 +1,88 @@
+"""Command line: parse flags into Settings, then call the command's run()."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from pathlib import Path
+
+from . import catalog, suites
+from .commands import check, clean, report, run, setup
+from .commands import list as list_cmd
+from .load.base import DriverError
+from .provision import SetupError
+from .results import ResultsError
+from .services.postgres import PostgresError
+from .settings import DRIVERS, SettingsError, build
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _selection(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--frameworks", metavar="IDS", help="comma-separated framework ids (variants included)")
+    parser.add_argument("--workloads", metavar="NAMES", help=f"comma-separated, among {','.join(catalog.WORKLOADS)}")
+    parser.add_argument("--suite", metavar="NAME", help="a suite from suites/NAME.toml")
+    parser.add_argument("--no-install", action="store_true", help="never apt-get install; fail instead")
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="shootout", description="Reproducible web-framework shootouts.")
+    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub.add_parser("list", help="list frameworks, variants and their status").add_argument(
+        "--frameworks", metavar="IDS", help="only these ids")
+    p = sub.add_parser("setup", help="install the harness's tools and build the selected frameworks")
+    _selection(p)
+    p.add_argument("--harness-only", action="store_true", help="only the harness's own tools")
+    _selection(sub.add_parser("check", help="prove the selected frameworks meet the workload contract"))
+    p = sub.add_parser("run", help="verify and measure (default: the quick suite)")
+    _selection(p)
+    p.add_argument("--duration", type=float, metavar="S", help="seconds per trial (default 5)")
+    p.add_argument("--warmup", type=float, metavar="S", help="seconds of warm-up per load point (default 2)")
+    p.add_argument("--trials", type=int, metavar="N", help="trials per load point (default 3)")
+    p.add_argument("--connections", metavar="N[,N...]", help="closed-loop connections, one or a list (default 64)")
+    p.add_argument("--driver", choices=DRIVERS, help="load generator (default wrk)")
+    p.add_argument("--server-cpus", metavar="CPUS", help="CPUs for the servers and PostgreSQL (default: first half)")
+    p.add_argument("--load-cpus", metavar="CPUS", help="CPUs for the load generator (default: second half)")
+    p.add_argument("--out", metavar="DIR", help="parent directory of the run directory (default runs/)")
+    p.add_argument("--resume", metavar="RUN_DIR", help="continue a run, skipping trials already recorded")
+    p = sub.add_parser("report", help="print a run's tables again from its files")
+    p.add_argument("run_dir", metavar="RUN_DIR")
+    p = sub.add_parser("clean", help="remove framework build output so the next setup rebuilds")
+    p.add_argument("--frameworks", metavar="IDS", help="only these ids")
+    return top
+
+
+def _terminate(signum, frame):
+    raise KeyboardInterrupt
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parser().parse_args(argv)
+    signal.signal(signal.SIGTERM, _terminate)  # stop like Ctrl-C: servers and PostgreSQL are cleaned up
+    try:
+        if args.command == "report":
+            return report.run(Path(args.run_dir))
+        settings = build(args, ROOT, default_suite=suites_default(args))
+        if args.command == "list":
+            return list_cmd.run(settings)
+        if args.command == "setup":
+            return setup.run(settings, harness_only=args.harness_only)
+        if args.command == "check":
+            return check.run(settings)
+        if args.command == "clean":
+            return clean.run(settings)
+        return run.run(settings, argv)
+    except (SettingsError, catalog.ManifestError, suites.SuiteError, ResultsError, SetupError, PostgresError,
+            DriverError) as exc:
+        print(f"shootout: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("shootout: interrupted", file=sys.stderr)
+        return 130
+
+
+def suites_default(args) -> str | None:
+    """`run` without a selection runs the quick suite; the other commands default to every framework."""
+    return "quick" if args.command == "run" else None

@@ -1,0 +1,28 @@
+"""`shootout setup`: the harness's own tools, then each selected framework's setup (cached)."""
+
+from __future__ import annotations
+
+from .. import catalog, provision
+from ..harness import say
+from ..services import postgres
+from ..settings import Settings
+
+
+def run(settings: Settings, harness_only: bool = False) -> int:
+    provision.ensure_harness_tools(say)
+    postgres.find_bindir(say)
+    if harness_only:
+        return 0
+    failed = 0
+    for variant in catalog.select(catalog.discover(settings.root), settings.frameworks):
+        if variant.unavailable:
+            say(f"{variant.id}: skipped, unavailable: {variant.unavailable}")
+            continue
+        try:
+            provision.setup(variant, settings.root / "runs" / "setup-logs" / f"{variant.id}.log", say,
+                            install=settings.install)
+            say(f"{variant.id}: ready")
+        except provision.SetupError as exc:
+            failed += 1
+            say(f"{variant.id}: setup failed: {exc}")
+    return 1 if failed else 0

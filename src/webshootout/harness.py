@@ -1,0 +1,89 @@
+"""What check and run share: the environment of a run, and setting up, starting and verifying one server."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import secrets
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from . import assets, process, provision, server
+from .catalog import Variant
+from .services.postgres import Postgres
+from .workloads import MODULES, NEEDS_DATABASE, Context, VerifyError
+
+
+def say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def environment(work: Path, logs: Path, cpus: tuple[int, ...], need_database: bool) -> Iterator[server.Environment]:
+    """Files, secret and (when needed) PostgreSQL for a run; everything is stopped and removed on exit."""
+    work.mkdir(parents=True, exist_ok=True)
+    work.chmod(0o755)  # PostgreSQL and privilege-dropping servers run as other users and must enter it
+    logs.mkdir(parents=True, exist_ok=True)
+    files = assets.create(work / "assets")
+    scratch = work / "servers"
+    try:
+        with contextlib.ExitStack() as stack:
+            postgres = None
+            if need_database:
+                say("starting PostgreSQL")
+                postgres = stack.enter_context(Postgres(work / "postgres", cpus, log=say))
+            yield server.Environment(postgres, files, secrets.token_hex(32), cpus, scratch, logs)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def needs_database(variants: list[Variant], workloads: tuple[str, ...] | None) -> bool:
+    return any(w in NEEDS_DATABASE and (workloads is None or w in workloads)
+               for v in variants if not v.unavailable for w, _ in v.workloads)
+
+
+def workloads_of(variant: Variant, selected: tuple[str, ...] | None) -> list[str]:
+    return [w for w, _ in variant.workloads if selected is None or w in selected]
+
+
+@dataclass(frozen=True)
+class Fault:
+    stage: str  # setup | start | stop | trial
+    reason: str
+    log_tail: str = ""
+
+    def __str__(self) -> str:
+        tail = "\n".join("  | " + line for line in self.log_tail.splitlines())
+        return f"{self.stage}: {self.reason}" + (f"\n{tail}" if tail else "")
+
+
+def prepare_and_start(variant: Variant, env: server.Environment, *, install: bool) -> server.Server | Fault:
+    """Setup (cached) then start; a failure comes back as a Fault with the log's tail."""
+    setup_log = env.logs / f"{variant.id}.setup.log"
+    try:
+        provision.setup(variant, setup_log, say, install=install)
+    except provision.SetupError as exc:
+        return Fault("setup", str(exc), process.log_tail(setup_log))
+    say(f"starting {variant.id}")
+    try:
+        return server.start(variant, env)
+    except process.StartError as exc:
+        return Fault("start", str(exc), process.log_tail(env.logs / f"{variant.id}.log"))
+
+
+def context(srv: server.Server, env: server.Environment, workload: str) -> Context:
+    return Context(server.HOST, srv.port, srv.variant.path_of(workload), env.postgres, env.assets)
+
+
+def verify(srv: server.Server, env: server.Environment, workload: str) -> str | None:
+    """None when the workload meets the contract, else the reason (request and difference)."""
+    try:
+        MODULES[workload].verify(context(srv, env, workload))
+    except VerifyError as exc:
+        return str(exc)
+    except (OSError, http.client.HTTPException) as exc:
+        return f"{workload}: the request failed: {type(exc).__name__}: {exc}"
+    return None

@@ -1,0 +1,82 @@
+"""The driver interface: a LoadSpec in, one LoadResult out, whatever tool produced the load."""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from ..workloads import Target
+
+PERCENTILES = ("p50", "p75", "p90", "p99", "p99_9", "p99_99")
+LATENCY_KEYS = (*PERCENTILES, "max", "mean", "stdev")
+ERROR_KINDS = ("connect", "read", "write", "timeout", "status", "validation", "parse")
+
+
+class DriverError(RuntimeError):
+    """The load tool failed or printed something we cannot read; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class LoadSpec:
+    host: str
+    port: int
+    target: Target
+    connections: int
+    threads: int
+    duration: float
+    cpus: tuple[int, ...]
+    timeout: float = 5.0
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}{self.target.path}"
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    driver: str
+    requests: int
+    duration_s: float
+    rps: float
+    bytes_read: int
+    latency_us: dict[str, float | None]
+    errors: dict[str, int]
+    client_cpu_s: float
+    validated: bool  # whether response bodies were checked during the load
+    sessions: bool  # whether each connection kept its visitor's cookie
+    status_counts: dict[str, int] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["notes"] = list(self.notes)
+        return data
+
+
+def errors_of(**counts: int) -> dict[str, int]:
+    unknown = set(counts) - set(ERROR_KINDS)
+    if unknown:
+        raise ValueError(f"unknown error kinds {sorted(unknown)}")
+    return {kind: int(counts.get(kind, 0)) for kind in ERROR_KINDS}
+
+
+def run_tool(argv: list[str], cpus: tuple[int, ...], timeout: float, log: Path | None = None,
+             env: dict | None = None) -> tuple[subprocess.CompletedProcess, float]:
+    """Runs a load tool pinned to cpus; returns its result and the CPU seconds it used."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.monotonic()
+    try:
+        done = subprocess.run(["taskset", "-c", ",".join(map(str, cpus)), *argv], capture_output=True,
+                              text=True, timeout=timeout, env=env, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        raise DriverError(f"{argv[0]} did not finish within {timeout:.0f}s "
+                          f"(started {time.monotonic() - started:.0f}s ago)") from None
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if log is not None:
+        with log.open("a") as out:
+            out.write(f"$ {' '.join(argv)}\n{done.stdout}{done.stderr}\n")
+    return done, cpu

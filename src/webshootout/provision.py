@@ -1,0 +1,117 @@
+"""Installs what a framework or the harness needs: Debian packages, then the manifest's setup commands."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from .catalog import Variant
+
+# Build output that must not change the setup hash (it is what setup produces).
+_IGNORED_DIRS = {".venv", "node_modules", "target", "build", "bin", "vendor", "__pycache__", ".pytest_cache"}
+MARKER = ".setup-done"
+
+# The harness's own tools: executable -> Debian package.
+HARNESS_TOOLS = {"wrk": "wrk", "ab": "apache2-utils", "taskset": "util-linux"}
+
+
+class SetupError(RuntimeError):
+    pass
+
+
+def _apt_installed(package: str) -> bool:
+    out = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True)
+    return out.returncode == 0 and "install ok installed" in out.stdout
+
+
+_apt_updated = False
+
+
+def apt_install(packages: list[str], log) -> None:
+    """Installs the missing packages with apt-get; needs root. Never starts services (policy-rc.d)."""
+    global _apt_updated
+    missing = [p for p in packages if not _apt_installed(p)]
+    if not missing:
+        return
+    if os.geteuid() != 0:
+        raise SetupError(f"Debian packages missing: {' '.join(missing)}; run as root or install them")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    # Packages such as nginx or php-fpm start a system service on install; benchmarks start their own
+    # copies, so forbid that for the duration of the install.
+    policy = Path("/usr/sbin/policy-rc.d")
+    had_policy = policy.exists()
+    if not had_policy:
+        policy.write_text("#!/bin/sh\nexit 101\n")
+        policy.chmod(0o755)
+    try:
+        if not _apt_updated:
+            log(f"apt-get update (to install {' '.join(missing)})")
+            subprocess.run(["apt-get", "update", "-qq"], check=True, env=env, capture_output=True)
+            _apt_updated = True
+        log(f"apt-get install {' '.join(missing)}")
+        done = subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing],
+                              env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SetupError(f"apt-get install {' '.join(missing)} failed:\n{done.stderr[-2000:]}")
+    finally:
+        if not had_policy:
+            policy.unlink(missing_ok=True)
+
+
+def ensure_harness_tools(log) -> None:
+    missing = [pkg for exe, pkg in HARNESS_TOOLS.items() if shutil.which(exe) is None]
+    if missing:
+        apt_install(missing, log)
+
+
+def folder_hash(folder: Path) -> str:
+    """Hash of every source file of the folder (names and bytes), ignoring build output."""
+    digest = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if d not in _IGNORED_DIRS and not d.startswith("."))
+        for name in sorted(filenames):
+            if name == MARKER:
+                continue
+            path = Path(dirpath) / name
+            digest.update(str(path.relative_to(folder)).encode() + b"\0")
+            digest.update(path.read_bytes() if path.is_file() else b"")
+    return digest.hexdigest()
+
+
+def is_built(variant: Variant) -> bool:
+    marker = variant.folder / MARKER
+    return marker.is_file() and marker.read_text().strip() == folder_hash(variant.folder)
+
+
+def setup(variant: Variant, log_file: Path, log, *, install: bool = True) -> None:
+    """Runs the variant's setup unless the folder is unchanged since the last successful one."""
+    if variant.unavailable:
+        raise SetupError(f"{variant.id} is unavailable: {variant.unavailable}")
+    if variant.setup.apt:
+        if install:
+            apt_install(list(variant.setup.apt), log)
+        else:
+            missing = [p for p in variant.setup.apt if not _apt_installed(p)]
+            if missing:
+                raise SetupError(f"{variant.id}: Debian packages missing: {' '.join(missing)}")
+    absent = [exe for exe in variant.setup.requires if shutil.which(exe) is None]
+    if absent:
+        raise SetupError(f"{variant.id}: {variant.manifest}: setup.requires: {', '.join(absent)} not found on PATH")
+    if is_built(variant):
+        return
+    log(f"setup {variant.id} ({len(variant.setup.commands)} commands, log {log_file})")
+    log_file.parent.mkdir(parents=True, exist_ok=True)
+    with log_file.open("ab") as out:
+        for command in variant.setup.commands:
+            out.write(f"$ {command}\n".encode())
+            out.flush()
+            done = subprocess.run(["bash", "-c", command], cwd=variant.folder, stdout=out, stderr=out,
+                                  stdin=subprocess.DEVNULL)
+            if done.returncode != 0:
+                tail = log_file.read_text(errors="replace").splitlines()[-20:]
+                raise SetupError(f"{variant.id}: setup command failed (exit {done.returncode}): {command}\n"
+                                 + "\n".join("  | " + line for line in tail))
+    (variant.folder / MARKER).write_text(folder_hash(variant.folder) + "\n")

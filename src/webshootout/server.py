@@ -1,0 +1,76 @@
+"""One framework's server for the length of a `with`: environment, start, readiness, stop, leak check."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import process
+from .assets import Assets
+from .catalog import Variant
+from .services.postgres import Postgres
+
+HOST = "127.0.0.1"
+
+
+@dataclass(frozen=True)
+class Environment:
+    """What every server of a run shares: the database, the files, the secret, the CPUs."""
+
+    postgres: Postgres | None
+    assets: Assets
+    secret_key: str
+    cpus: tuple[int, ...]
+    scratch: Path  # per-server RUN_DIRs are made under it
+    logs: Path
+
+
+def command_for(variant: Variant, port: int, workers: int) -> str:
+    return variant.start.command.format(host=HOST, port=port, workers=workers)
+
+
+def server_env(variant: Variant, env: Environment, port: int, run_dir: Path) -> dict[str, str]:
+    values = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/root"),
+        "LANG": "C.UTF-8", "HOST": HOST, "PORT": str(port), "WORKERS": str(len(env.cpus)),
+        "SECRET_KEY": env.secret_key, "RUN_DIR": str(run_dir), **env.assets.env(),
+    }
+    if env.postgres is not None and env.postgres.connection is not None:
+        values.update(env.postgres.connection.env())
+    values.update(dict(variant.start.env))
+    return values
+
+
+@dataclass
+class Server:
+    variant: Variant
+    port: int
+    log: Path
+    running: process.Running
+    leak: str | None = field(default=None)
+
+    def stop(self) -> str | None:
+        self.leak = self.running.stop()
+        return self.leak
+
+
+def start(variant: Variant, env: Environment) -> Server:
+    """Starts the server and waits until its ready path answers 200; on failure nothing is left running."""
+    port = process.free_port()
+    run_dir = env.scratch / variant.id
+    if run_dir.exists():
+        shutil.rmtree(run_dir)
+    run_dir.mkdir(parents=True)
+    os.chmod(run_dir, 0o777)  # servers that drop privileges (nginx, php-fpm workers) write here too
+    log = env.logs / f"{variant.id}.log"
+    running = process.start(command_for(variant, port, len(env.cpus)), cwd=variant.folder,
+                            env=server_env(variant, env, port, run_dir), cpus=env.cpus, log=log, port=port)
+    server = Server(variant, port, log, running)
+    try:
+        process.wait_ready(running, f"http://{HOST}:{port}{variant.start.ready}", variant.start.timeout)
+    except BaseException:
+        server.stop()
+        raise
+    return server

@@ -1,0 +1,186 @@
+"""An ephemeral PostgreSQL: initdb into a directory, start on a free port, seed, reset, stop and remove."""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import secrets
+import signal
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+
+from .. import process, provision
+
+WORLD_ROWS = 10_000
+ROLE = "bench"
+DATABASE = "bench"
+# Tables frameworks create for their own session stores (Django, Laravel); emptied with ours per trial.
+SESSION_TABLES = ("usersessions", "django_session", "sessions")
+
+
+class PostgresError(RuntimeError):
+    pass
+
+
+def find_bindir(log) -> Path:
+    """The directory holding initdb and postgres; installs Debian's postgresql when neither is found."""
+    for attempt in range(2):
+        found = shutil.which("initdb")
+        if found:
+            return Path(os.path.realpath(found)).parent
+        candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+                            key=lambda p: int(Path(p).parent.parent.name) if Path(p).parent.parent.name.isdigit() else 0)
+        if candidates:
+            return Path(candidates[-1]).parent
+        if attempt == 0:
+            provision.apt_install(["postgresql", "postgresql-contrib"], log)
+    raise PostgresError("PostgreSQL not found: no initdb on PATH or under /usr/lib/postgresql/*/bin")
+
+
+def _service_user() -> str | None:
+    """PostgreSQL refuses to run as root: use the postgres system user (created by Debian's package)."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        pwd.getpwnam("postgres")
+    except KeyError:
+        subprocess.run(["useradd", "--system", "--no-create-home", "postgres"], check=True)
+    return "postgres"
+
+
+@dataclass(frozen=True)
+class Connection:
+    host: str
+    port: int
+    user: str
+    password: str
+    database: str
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://{self.user}:{self.password}@{self.host}:{self.port}/{self.database}"
+
+    def env(self) -> dict[str, str]:
+        return {"DATABASE_URL": self.url, "PGHOST": self.host, "PGPORT": str(self.port), "PGUSER": self.user,
+                "PGPASSWORD": self.password, "PGDATABASE": self.database}
+
+
+class Postgres:
+    """Use as a context manager: it always stops and removes its data directory, also on errors and Ctrl-C."""
+
+    def __init__(self, directory: Path, cpus: tuple[int, ...], log=print, max_connections: int = 400):
+        self.directory = directory
+        self.cpus = cpus
+        self.log = log
+        self.max_connections = max_connections
+        self.running: process.Running | None = None
+        self.connection: Connection | None = None
+        self.version = ""
+
+    def __enter__(self) -> Postgres:
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        bindir = find_bindir(self.log)
+        user = _service_user()
+        data, sockets = self.directory / "data", self.directory / "sockets"
+        if self.directory.exists():
+            shutil.rmtree(self.directory)
+        sockets.mkdir(parents=True)
+        if user:
+            shutil.chown(self.directory, user)
+            shutil.chown(sockets, user)
+        logfile = self.directory / "postgres.log"
+        init = subprocess.run([str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth-local=trust",
+                               "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C"],
+                              capture_output=True, text=True, user=user)
+        if init.returncode != 0:
+            raise PostgresError(f"initdb failed: {init.stderr.strip()[-1500:]}")
+        self.version = subprocess.run([str(bindir / "postgres"), "--version"], capture_output=True,
+                                      text=True).stdout.strip()
+        port = process.free_port()
+        # synchronous_commit=off: the session workload measures frameworks, not this VM's fsync latency.
+        argv = [str(bindir / "postgres"), "-D", str(data), "-p", str(port), "-k", str(sockets),
+                "-c", "listen_addresses=127.0.0.1", "-c", "shared_preload_libraries=pg_stat_statements",
+                "-c", f"max_connections={self.max_connections}", "-c", "synchronous_commit=off",
+                "-c", "pg_stat_statements.track=top"]
+        self.running = process.start(argv, cwd=self.directory, env=dict(os.environ), cpus=self.cpus,
+                                     log=logfile, port=port, user=user, grace=15,
+                                     stop_signal=signal.SIGINT)  # SIGINT: fast shutdown
+        self._sockets = sockets
+        self._port = port
+        self._wait_ready(logfile)
+        self._create(port)
+
+    def _admin(self, database: str = "postgres") -> psycopg.Connection:
+        return psycopg.connect(host=str(self._sockets), port=self._port, user="postgres", dbname=database,
+                               autocommit=True)
+
+    def _wait_ready(self, logfile: Path) -> None:
+        deadline = time.monotonic() + 30
+        while True:
+            if not self.running.alive():
+                raise PostgresError(f"postgres exited at start:\n{process.log_tail(logfile)}")
+            try:
+                self._admin().close()
+                return
+            except psycopg.OperationalError:
+                if time.monotonic() > deadline:
+                    raise PostgresError(f"postgres not ready after 30s:\n{process.log_tail(logfile)}") from None
+                time.sleep(0.1)
+
+    def _create(self, port: int) -> None:
+        password = secrets.token_urlsafe(18)
+        with self._admin() as conn:
+            conn.execute(f"CREATE ROLE {ROLE} LOGIN PASSWORD '{password}'")
+            conn.execute(f"CREATE DATABASE {DATABASE} OWNER {ROLE}")
+        with self._admin(DATABASE) as conn:
+            conn.execute("CREATE EXTENSION pg_stat_statements")
+            conn.execute(f"GRANT pg_read_all_stats TO {ROLE}")
+            conn.execute(f"SET ROLE {ROLE}")
+            conn.execute("CREATE TABLE world (id integer PRIMARY KEY, randomnumber integer NOT NULL)")
+            conn.execute("INSERT INTO world SELECT i, 1 + floor(random() * 10000)::int "
+                         f"FROM generate_series(1, {WORLD_ROWS}) AS i")
+            conn.execute("CREATE TABLE usersessions (uid text PRIMARY KEY, data text NOT NULL)")
+            conn.execute("ANALYZE")
+        self.connection = Connection("127.0.0.1", port, ROLE, password, DATABASE)
+
+    def reset(self) -> None:
+        """Empties the session tables and the statement statistics before a trial."""
+        with self._admin(DATABASE) as conn:
+            for table in SESSION_TABLES:
+                if conn.execute("SELECT to_regclass(%s)", (table,)).fetchone()[0] is not None:
+                    conn.execute(f"TRUNCATE {table}")
+            conn.execute("SELECT pg_stat_statements_reset()")
+
+    def query(self, sql: str, params: tuple = ()) -> list[tuple]:
+        with self._admin(DATABASE) as conn:
+            return conn.execute(sql, params).fetchall()
+
+    def calls_touching(self, table: str) -> int:
+        """Executions of the frameworks' statements that mention `table`, since the last reset."""
+        rows = self.query("SELECT coalesce(sum(s.calls), 0) FROM pg_stat_statements s "
+                          "JOIN pg_roles r ON r.oid = s.userid WHERE r.rolname = %s AND s.query ILIKE %s",
+                          (ROLE, f"%{table}%"))
+        return int(rows[0][0])
+
+    def stop(self) -> None:
+        if self.running is not None:
+            self.running.stop()
+            self.running = None
+        if self.directory.exists():
+            shutil.rmtree(self.directory, ignore_errors=True)

@@ -1,0 +1,37 @@
+"""hash: GET ?n=N -> hex of SHA-256 iterated N times over HASH_FILE, read from disk per request."""
+
+from ..assets import iterated_sha256
+from .base import Context, Target, VerifyError, expect, shown
+
+LOAD_N = 1
+BAD_QUERIES = ("?n=0", "?n=abc", "", "?n=100001", "?n=-5")
+
+
+def _hex(ctx: Context, visitor, n: int, note: str = "") -> None:
+    request = f"GET {ctx.path}?n={n}{note}"
+    response = visitor.get(f"{ctx.path}?n={n}")
+    expect(request, response, content_type="text/plain")
+    wanted = iterated_sha256(ctx.assets.hash_file.read_bytes(), n)
+    if response.body.strip() != wanted.encode():
+        raise VerifyError(request, f"body {shown(response.body)}, expected {wanted!r}")
+
+
+def verify(ctx: Context) -> None:
+    visitor = ctx.visitor()
+    for n in (1, 2, 1000):
+        _hex(ctx, visitor, n)
+    ctx.assets.rewrite_hash_file()
+    _hex(ctx, visitor, 1, " after the harness rewrote HASH_FILE (the file must be read per request)")
+    for query in BAD_QUERIES:
+        response = visitor.get(ctx.path + query)
+        if response.status != 400:
+            raise VerifyError(f"GET {ctx.path}{query}", f"status {response.status}, expected 400 "
+                              f"(n must be an integer in 1..100000); body {shown(response.body)}")
+        if response.body.strip().count(b"\n") > 0:
+            raise VerifyError(f"GET {ctx.path}{query}", f"the 400 reason should be one line: {shown(response.body)}")
+    visitor.close()
+
+
+def target(ctx: Context, n: int = LOAD_N) -> Target:
+    wanted = iterated_sha256(ctx.assets.hash_file.read_bytes(), n)
+    return Target(f"{ctx.path}?n={n}", expect_body_regex=rf"^{wanted}\s*$")

@@ -1,0 +1,26 @@
+"""json: GET -> application/json `{"message":"Hello, World!"}`, serialized per request."""
+
+import json
+
+from .base import Context, Target, VerifyError, expect, shown
+
+VALUE = {"message": "Hello, World!"}
+
+
+def verify(ctx: Context) -> None:
+    visitor = ctx.visitor()
+    for i in range(3):
+        request = f"GET {ctx.path} (#{i + 1})"
+        response = visitor.get(ctx.path)
+        expect(request, response, content_type="application/json")
+        try:
+            value = json.loads(response.body)
+        except ValueError:
+            raise VerifyError(request, f"body is not JSON: {shown(response.body)}") from None
+        if value != VALUE:
+            raise VerifyError(request, f"JSON {value!r}, expected {VALUE!r}")
+    visitor.close()
+
+
+def target(ctx: Context) -> Target:
+    return Target(ctx.path, expect_body_regex=r'^\{\s*"message"\s*:\s*"Hello, World!"\s*\}\s*$')

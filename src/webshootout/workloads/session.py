@@ -1,0 +1,59 @@
+"""session: GET -> `Count is N`, a per-visitor counter kept in PostgreSQL, visitors known by a cookie."""
+
+import json
+
+from ..services.postgres import SESSION_TABLES
+from .base import Context, Target, VerifyError, expect, expect_body
+
+
+def _count(ctx: Context, visitor, n: int, who: str) -> None:
+    request = f"GET {ctx.path} as {who}, request #{n}"
+    response = visitor.get(ctx.path)
+    expect(request, response, content_type="text/plain")
+    expect_body(request, response, f"Count is {n}".encode())
+    if n == 1 and not response.set_cookies:
+        raise VerifyError(request, "a new visitor got no Set-Cookie header")
+
+
+def verify(ctx: Context) -> None:
+    ctx.postgres.reset()
+    first, second = ctx.visitor(), ctx.visitor()
+    for n in (1, 2, 3):
+        _count(ctx, first, n, "visitor A")
+    _count(ctx, second, 1, "visitor B (new)")
+    # A new connection with A's cookie is still A: identity lives in the cookie, not the connection.
+    first.close()
+    _count(ctx, first, 4, "visitor A on a new connection")
+    stranger = ctx.visitor()
+    stranger.cookies = {name: "0" * 24 for name in first.cookies}
+    _count(ctx, stranger, 1, "a visitor with an unknown cookie value")
+    for visitor in (first, second, stranger):
+        visitor.close()
+    _check_database(ctx, requests=6)
+
+
+def _check_database(ctx: Context, requests: int) -> None:
+    rows = ctx.postgres.query("SELECT data FROM usersessions")
+    if rows:
+        counts = []
+        for (data,) in rows:
+            try:
+                counts.append(json.loads(data)["count"])
+            except (ValueError, KeyError, TypeError):
+                raise VerifyError("SELECT data FROM usersessions", f"row data {data!r} is not "
+                                  '{"count": N}') from None
+        if sorted(counts) != [1, 1, 4]:
+            raise VerifyError("SELECT data FROM usersessions", f"counts {sorted(counts)}, expected [1, 1, 4]")
+        return
+    # A framework's own session store (an idiomatic variant) must still read and write per request.
+    calls = sum(ctx.postgres.calls_touching(table) for table in SESSION_TABLES if table != "usersessions")
+    if calls < requests:
+        raise VerifyError(f"{requests} session requests", "usersessions is empty and the framework's session "
+                          f"table saw {calls} statements: the counter is not kept in PostgreSQL")
+
+
+def target(ctx: Context, sessions: bool = True) -> Target:
+    """With sessions, each connection is one visitor; without, every request is a new visitor."""
+    if sessions:
+        return Target(ctx.path, sessions=True, expect_counter=True)
+    return Target(ctx.path, expect_body="Count is 1")

@@ -1,0 +1,26 @@
+"""websocket: every text message sent is echoed back unchanged."""
+
+from websockets.exceptions import WebSocketException
+from websockets.sync.client import connect
+
+from .base import Context, Target, VerifyError, shown
+
+MESSAGES = ("hello", "Hello, World! ünïcødé ✓", "x" * 4000)
+LOAD_MESSAGE = "Hello, World!"
+
+
+def verify(ctx: Context) -> None:
+    url = f"ws://{ctx.host}:{ctx.port}{ctx.path}"
+    try:
+        with connect(url, open_timeout=10, close_timeout=2) as ws:
+            for message in MESSAGES:
+                ws.send(message)
+                echoed = ws.recv(timeout=10)
+                if echoed != message:
+                    raise VerifyError(f"send {shown(message, 40)} on {url}", f"received {shown(echoed, 40)}")
+    except (WebSocketException, OSError, TimeoutError) as exc:
+        raise VerifyError(f"WebSocket {url}", f"{type(exc).__name__}: {exc}") from None
+
+
+def target(ctx: Context) -> Target:
+    return Target(ctx.path, websocket_message=LOAD_MESSAGE)

@@ -1,0 +1,46 @@
+import os
+from pathlib import Path
+
+import psutil
+import pytest
+
+from webshootout.process import TOKEN_VAR
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture
+def root() -> Path:
+    return ROOT
+
+
+@pytest.fixture
+def fixture_root() -> Path:
+    return FIXTURES
+
+
+def tagged_processes() -> list[psutil.Process]:
+    """Processes the harness started (they carry its token variable) that are still alive."""
+    found = []
+    for proc in psutil.process_iter():
+        try:
+            if TOKEN_VAR in proc.environ() and proc.pid != os.getpid():
+                found.append(proc)
+        except psutil.Error:
+            continue
+    return found
+
+
+@pytest.fixture
+def no_leftovers():
+    """Fails the test if it leaves a harness-started process behind, and kills any such process."""
+    before = {p.pid for p in tagged_processes()}
+    yield
+    left = [p for p in tagged_processes() if p.pid not in before]
+    for proc in left:
+        try:
+            proc.kill()
+        except psutil.Error:
+            pass
+    assert not left, f"processes left behind: {[(p.pid, p.name()) for p in left]}"

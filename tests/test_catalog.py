@@ -1,0 +1,129 @@
+from pathlib import Path
+
+import pytest
+
+from webshootout import catalog
+from webshootout.catalog import ManifestError
+
+BASE = """
+schema = 1
+name = "demo"
+display = "Demo"
+language = "python"
+version = "1.0"
+server = "demo server"
+kind = "micro"
+[start]
+command = "run --port {port}"
+ready = "/plaintext"
+[workloads]
+plaintext = "/plaintext"
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "demo") -> Path:
+    folder = tmp_path / "frameworks" / "python" / name
+    folder.mkdir(parents=True)
+    (folder / "framework.toml").write_text(text)
+    return folder / "framework.toml"
+
+
+def error_of(tmp_path: Path, text: str) -> str:
+    with pytest.raises(ManifestError) as info:
+        catalog.load_manifest(write(tmp_path, text))
+    return str(info.value)
+
+
+def test_valid_manifest_with_variant_merges_keys(tmp_path):
+    path = write(tmp_path, BASE + '[variants.fast]\ndisplay = "Demo fast"\nstart = { command = "run fast" }\n')
+    base, fast = catalog.load_manifest(path)
+    assert (base.id, fast.id) == ("demo", "demo-fast")
+    assert fast.start.command == "run fast" and fast.start.ready == "/plaintext"
+    assert fast.display == "Demo fast" and fast.version == "1.0"
+    assert fast.path_of("plaintext") == "/plaintext" and fast.path_of("db") is None
+
+
+def test_variant_workloads_replace_the_base_list(tmp_path):
+    path = write(tmp_path, BASE.replace('plaintext = "/plaintext"\n', 'plaintext = "/p"\njson = "/j"\n')
+                 + '[variants.one]\nworkloads = { json = "/j2" }\n')
+    _, one = catalog.load_manifest(path)
+    assert one.workloads == (("json", "/j2"),)
+
+
+def test_missing_field_names_file_and_field(tmp_path):
+    message = error_of(tmp_path, BASE.replace('version = "1.0"\n', ""))
+    assert "framework.toml" in message and "version" in message and "missing" in message
+
+
+def test_wrong_type_names_field_and_value(tmp_path):
+    message = error_of(tmp_path, BASE.replace('version = "1.0"', "version = 1"))
+    assert "version: expected a non-empty string, got 1" in message
+
+
+def test_unknown_workload(tmp_path):
+    message = error_of(tmp_path, BASE + 'graphql = "/graphql"\n')
+    assert "workloads.graphql" in message and "unknown workload" in message
+
+
+def test_bad_placeholder(tmp_path):
+    message = error_of(tmp_path, BASE.replace("{port}", "{prot}"))
+    assert "start.command" in message and "{prot}" in message
+
+
+def test_name_must_match_folder(tmp_path):
+    message = error_of(tmp_path, BASE.replace('name = "demo"', 'name = "other"'))
+    assert "name: expected the folder name 'demo'" in message
+
+
+def test_unknown_key_and_bad_kind(tmp_path):
+    assert "colour" in error_of(tmp_path, "colour = 1\n" + BASE)
+
+
+def test_bad_kind(tmp_path):
+    assert "kind: expected one of" in error_of(tmp_path, BASE.replace('kind = "micro"', 'kind = "huge"'))
+
+
+def test_negative_timeout(tmp_path):
+    assert "start.timeout" in error_of(tmp_path, BASE.replace('ready = "/plaintext"', 'ready = "/plaintext"\ntimeout = -1'))
+
+
+def test_invalid_toml(tmp_path):
+    assert "not valid TOML" in error_of(tmp_path, "schema = = 1")
+
+
+def test_unavailable_needs_no_start(tmp_path):
+    text = BASE[: BASE.index("[start]")] + 'unavailable = "no package"\n'
+    (variant,) = catalog.load_manifest(write(tmp_path, text))
+    assert variant.unavailable == "no package" and variant.workloads == ()
+
+
+def test_select_unknown_id_lists_known(tmp_path):
+    write(tmp_path, BASE)
+    variants = catalog.discover(tmp_path)
+    with pytest.raises(ManifestError, match="unknown framework id 'nope'; known: demo"):
+        catalog.select(variants, ("nope",))
+
+
+def test_duplicate_ids_are_rejected(tmp_path):
+    write(tmp_path, BASE + "[variants.x]\n")
+    write(tmp_path, BASE.replace('name = "demo"', 'name = "demo-x"'), name="demo-x")
+    with pytest.raises(ManifestError, match="already declared"):
+        catalog.discover(tmp_path)
+
+
+def test_every_committed_manifest_is_valid(root):
+    variants = catalog.discover(root)
+    assert {"flask", "starlette"} <= {v.id for v in variants}
+    for variant in variants:
+        lock = _lock_text(variant)
+        # Stacks from Debian's packages (PHP, nginx) have no lockfile: apt pins them.
+        if not variant.unavailable and lock:
+            assert variant.version in lock, f"{variant.id}: version {variant.version} not in its lockfile"
+
+
+def _lock_text(variant) -> str:
+    names = ("requirements.txt", "package-lock.json", "go.mod", "pom.xml", "Cargo.toml", "CMakeLists.txt")
+    text = "".join((variant.folder / n).read_text() for n in names if (variant.folder / n).exists())
+    if variant.language == "rust":
+        text += (variant.folder.parents[2] / "Cargo.lock").read_text()
+    return text

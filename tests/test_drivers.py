@@ -1,0 +1,54 @@
+import json
+
+import pytest
+
+from webshootout.load import ab, wrk
+from webshootout.load.base import ERROR_KINDS, DriverError
+
+
+def test_wrk_summary_is_read_from_json(fixture_root):
+    data = json.loads((fixture_root / "drivers" / "wrk.json").read_text())
+    result = wrk.parse(data, client_cpu_s=2.5, sessions_requested=False)
+    assert result.requests == 41250 and result.bytes_read == 5610000
+    assert result.duration_s == pytest.approx(3.001234)
+    assert result.rps == pytest.approx(41250 / 3.001234)
+    assert result.latency_us["p99"] == 5120 and result.latency_us["p99_99"] == 15007
+    assert result.errors == {"connect": 0, "read": 2, "write": 0, "timeout": 1, "status": 5,
+                             "validation": 0, "parse": 0}
+    assert result.client_cpu_s == 2.5 and not result.validated and result.notes == ()
+
+
+def test_wrk_session_runs_say_they_are_cookieless(fixture_root):
+    data = json.loads((fixture_root / "drivers" / "wrk.json").read_text())
+    result = wrk.parse(data, 1.0, sessions_requested=True)
+    assert not result.sessions and "cookieless" in result.notes[0]
+
+
+def test_wrk_summary_missing_field_is_a_clear_error():
+    with pytest.raises(DriverError, match="duration_us"):
+        wrk.parse({"requests": 1}, 1.0, False)
+
+
+def test_ab_percentiles_and_summary(fixture_root):
+    summary = (fixture_root / "drivers" / "ab.txt").read_text()
+    percentiles = (fixture_root / "drivers" / "ab.csv").read_text()
+    result = ab.parse(summary, percentiles, 1.5, sessions_requested=False)
+    assert result.requests == 12000 and result.duration_s == 3.0 and result.rps == 4000.0
+    assert result.latency_us["p50"] == pytest.approx(5500.0) and result.latency_us["p99"] == pytest.approx(10400.0)
+    assert result.latency_us["max"] == pytest.approx(10500.0) and result.latency_us["p99_9"] is None
+    assert result.latency_us["mean"] == pytest.approx(16000.0)
+    assert result.errors["read"] == 3 and result.errors["status"] == 4
+    assert set(result.errors) == set(ERROR_KINDS)
+
+
+def test_ab_bad_csv_is_a_clear_error():
+    with pytest.raises(DriverError, match="no header"):
+        ab.parse_percentiles("garbage")
+    with pytest.raises(DriverError, match="lacks rows"):
+        ab.parse_percentiles("Percentage served,Time in ms\n1,2\n")
+
+
+def test_ab_missing_line_is_a_clear_error(fixture_root):
+    percentiles = (fixture_root / "drivers" / "ab.csv").read_text()
+    with pytest.raises(DriverError, match="Complete requests"):
+        ab.parse("Server Software: x\n", percentiles, 1.0, False)
