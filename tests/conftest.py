@@ -4,7 +4,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from webshootout.process import TOKEN_VAR
+from webshootout.process import OWNER_VAR
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -21,11 +21,11 @@ def fixture_root() -> Path:
 
 
 def tagged_processes() -> list[psutil.Process]:
-    """Processes the harness started (they carry its token variable) that are still alive."""
+    """Processes this test process's harness started (they name it as their owner) still alive."""
     found = []
     for proc in psutil.process_iter():
         try:
-            if TOKEN_VAR in proc.environ() and proc.pid != os.getpid():
+            if proc.environ().get(OWNER_VAR) == str(os.getpid()):
                 found.append(proc)
         except psutil.Error:
             continue

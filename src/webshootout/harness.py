@@ -40,9 +40,9 @@ def environment(work: Path, logs: Path, cpus: tuple[int, ...], need_database: bo
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def needs_database(variants: list[Variant], workloads: tuple[str, ...] | None) -> bool:
-    return any(w in NEEDS_DATABASE and (workloads is None or w in workloads)
-               for v in variants if not v.unavailable for w, _ in v.workloads)
+def needs_database(variants: list[Variant]) -> bool:
+    """Whether any variant uses PostgreSQL; such servers connect at start whatever workloads are selected."""
+    return any(w in NEEDS_DATABASE for v in variants if not v.unavailable for w, _ in v.workloads)
 
 
 def workloads_of(variant: Variant, selected: tuple[str, ...] | None) -> list[str]:
@@ -80,10 +80,13 @@ def context(srv: server.Server, env: server.Environment, workload: str) -> Conte
 
 def verify(srv: server.Server, env: server.Environment, workload: str) -> str | None:
     """None when the workload meets the contract, else the reason (request and difference)."""
+    ctx = context(srv, env, workload)
     try:
-        MODULES[workload].verify(context(srv, env, workload))
+        MODULES[workload].verify(ctx)
     except VerifyError as exc:
         return str(exc)
     except (OSError, http.client.HTTPException) as exc:
         return f"{workload}: the request failed: {type(exc).__name__}: {exc}"
+    finally:
+        ctx.close()
     return None

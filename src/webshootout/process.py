@@ -18,6 +18,7 @@ import psutil
 # Every process we start carries this variable with a per-start token, so processes that escaped the
 # process group (setsid, daemonizing) are still found and stopped.
 TOKEN_VAR = "WEBSHOOTOUT_TOKEN"
+OWNER_VAR = "WEBSHOOTOUT_OWNER"  # pid of the harness that started it, so concurrent harnesses keep apart
 
 
 class StartError(RuntimeError):
@@ -91,37 +92,62 @@ class Running:
             procs.setdefault(proc.pid, proc)
         return list(procs.values())
 
-    def _signal_all(self, sig: int) -> None:
-        try:
-            os.killpg(self.pid, sig)
-        except ProcessLookupError:
-            pass
+    def _group(self) -> tuple[list[psutil.Process], list[psutil.Process]]:
+        """Our live processes, split into those in the process group and those that escaped it."""
+        inside, outside = [], []
         for proc in _tagged(self.token):
             try:
-                proc.send_signal(sig)
-            except psutil.NoSuchProcess:
-                pass
+                (inside if os.getpgid(proc.pid) == self.pid else outside).append(proc)
+            except ProcessLookupError:
+                continue
+        return inside, outside
 
     def stop(self) -> str | None:
-        """SIGTERM to the group, SIGKILL after the grace period. Returns a leak description or None."""
+        """Stop signal to the group, SIGKILL after the grace period; anything that escaped the group is
+        killed too. Returns a description of what had to be cleaned up (a fault), or None."""
         if self._stopped:
             return None
         self._stopped = True
-        self._signal_all(self.stop_signal)
+        problems = []
+        try:
+            os.killpg(self.pid, self.stop_signal)
+        except ProcessLookupError:
+            pass
         deadline = time.monotonic() + self.grace
-        while time.monotonic() < deadline and (self.alive() or _tagged(self.token)):
+        while time.monotonic() < deadline and (self.alive() or self._group()[0]):
             time.sleep(0.05)
-        survivors = [p for p in _tagged(self.token) if p.is_running()]
-        if self.alive() or survivors:
-            self._signal_all(signal.SIGKILL)
+        inside, outside = self._group()
+        if self.alive() or inside:
+            problems.append(f"did not stop within {self.grace:.0f}s of the stop signal and was killed")
+            try:
+                os.killpg(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        if outside:
+            names = ", ".join(f"{p.pid} {_name(p)}" for p in outside)
+            problems.append(f"left processes outside its process group, killed: {names}")
+            for proc in outside:
+                try:
+                    proc.kill()
+                except psutil.NoSuchProcess:
+                    pass
         try:
             self.popen.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-        problems = []
-        if survivors:
-            names = ", ".join(f"{p.pid} {_name(p)}" for p in survivors)
-            problems.append(f"processes survived the stop signal for {self.grace:.0f}s and were killed: {names}")
+        # Children of a killed leader may still be on their way out; give them a moment, then insist.
+        settle = time.monotonic() + 3
+        while _tagged(self.token) and time.monotonic() < settle:
+            time.sleep(0.05)
+        stragglers = _tagged(self.token)
+        if stragglers:
+            problems.append("processes still running after stop, killed: "
+                            + ", ".join(f"{p.pid} {_name(p)}" for p in stragglers))
+            for proc in stragglers:
+                try:
+                    proc.kill()
+                except psutil.NoSuchProcess:
+                    pass
         late = time.monotonic() + 5
         while self.port and port_in_use(self.port) and time.monotonic() < late:
             time.sleep(0.1)
@@ -146,7 +172,7 @@ def start(command: list[str] | str, *, cwd: Path, env: dict[str, str], cpus: tup
     argv = ["taskset", "-c", ",".join(map(str, cpus)), *argv]
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("ab") as out:
-        popen = subprocess.Popen(argv, cwd=cwd, env={**env, TOKEN_VAR: token}, stdout=out,
+        popen = subprocess.Popen(argv, cwd=cwd, env={**env, TOKEN_VAR: token, OWNER_VAR: str(os.getpid())}, stdout=out,
                                  stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, process_group=0,
                                  user=user)
     return Running(popen, token, log, port, grace, stop_signal)

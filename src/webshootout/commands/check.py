@@ -17,7 +17,7 @@ def run(settings: Settings) -> int:
     with tempfile.TemporaryDirectory(prefix="shootout-check-") as tmp:
         work = Path(tmp)
         with harness.environment(work, work / "logs", settings.server_cpus,
-                                 harness.needs_database(variants, settings.workloads)) as env:
+                                 harness.needs_database(variants)) as env:
             for variant in variants:
                 if variant.unavailable:
                     print(f"{variant.id}: unavailable ({variant.unavailable})")

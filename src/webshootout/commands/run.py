@@ -114,6 +114,10 @@ def _run_variant(variant, env, settings, rundir, done, progress) -> None:
             if reason:
                 say(f"{variant.id} {workload}: verification FAILED, not measured: {reason}")
                 continue
+            if workload == "websocket" and settings.driver not in load.WEBSOCKET_DRIVERS:
+                rundir.append({"kind": "skipped", "framework": variant.id, "workload": workload, "time": _now(),
+                               "reason": f"the {settings.driver} driver cannot drive WebSocket connections"})
+                continue
             try:
                 _measure(variant, srv, env, settings, rundir, workload, done, progress)
             except DriverError as exc:
@@ -147,7 +151,7 @@ def run(settings: Settings, argv: list[str]) -> int:
     progress = Progress(max(0, trials - len(done)), settings.duration + settings.warmup / settings.trials + 1)
     try:
         with harness.environment(rundir.path / "work", rundir.logs, settings.server_cpus,
-                                 harness.needs_database(variants, settings.workloads)) as env:
+                                 harness.needs_database(variants)) as env:
             if env.postgres:
                 meta["tools"]["postgres"] = env.postgres.version
                 rundir.write_meta(meta)

@@ -34,7 +34,7 @@ def run(spec: LoadSpec, log: Path | None = None) -> LoadResult:
     with tempfile.TemporaryDirectory(prefix="wrk-") as tmp:
         out = Path(tmp) / "summary.json"
         argv = ["wrk", "-t", str(spec.threads), "-c", str(max(spec.connections, spec.threads)),
-                "-d", f"{spec.duration:g}s", "--timeout", f"{spec.timeout:g}s", "-s", str(SCRIPT), spec.url]
+                "-d", f"{max(1, round(spec.duration))}s", "--timeout", f"{spec.timeout:g}s", "-s", str(SCRIPT), spec.url]
         done, cpu = run_tool(argv, spec.cpus, spec.duration + 60, log, env={**os.environ, "WRK_JSON_OUT": str(out)})
         if done.returncode != 0 or not out.exists():
             raise DriverError(f"wrk exited with {done.returncode}: {(done.stderr or done.stdout).strip()[-500:]}")

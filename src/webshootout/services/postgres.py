@@ -9,6 +9,7 @@ import secrets
 import signal
 import shutil
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +55,11 @@ def _service_user() -> str | None:
     return "postgres"
 
 
+def _reachable_by_others(path: Path) -> bool:
+    path = path.resolve()
+    return all(p.stat().st_mode & 0o001 for p in [path, *path.parents] if p.exists())
+
+
 @dataclass(frozen=True)
 class Connection:
     host: str
@@ -97,6 +103,9 @@ class Postgres:
     def start(self) -> None:
         bindir = find_bindir(self.log)
         user = _service_user()
+        if user and not _reachable_by_others(self.directory.parent):
+            # The postgres user cannot enter a private parent (a 0700 temp dir): use a directory of its own.
+            self.directory = Path(tempfile.mkdtemp(prefix="webshootout-pg-"))
         data, sockets = self.directory / "data", self.directory / "sockets"
         if self.directory.exists():
             shutil.rmtree(self.directory)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..assets import Assets
 from ..probe import Response, Visitor
@@ -38,9 +38,16 @@ class Context:
     path: str
     postgres: Postgres | None
     assets: Assets
+    _visitors: list[Visitor] = field(default_factory=list, compare=False, repr=False)
 
     def visitor(self, cookies: bool = True) -> Visitor:
-        return Visitor(self.host, self.port, cookies=cookies)
+        visitor = Visitor(self.host, self.port, cookies=cookies)
+        self._visitors.append(visitor)
+        return visitor
+
+    def close(self) -> None:
+        for visitor in self._visitors:
+            visitor.close()
 
 
 def shown(data: bytes | str, limit: int = 120) -> str:

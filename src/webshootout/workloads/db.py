@@ -36,7 +36,6 @@ def verify(ctx: Context) -> None:
             raise VerifyError(request, f"row {ident} has randomNumber {truth[ident]} in the database, "
                                        f"the response says {number}")
         ids.append(ident)
-    visitor.close()
     # 30 uniform draws from 10,000 repeat an id with probability ~4 %; more than 3 repeats means not random.
     if len(set(ids)) < REQUESTS - 3:
         raise VerifyError(f"{REQUESTS} x GET {ctx.path}", f"ids do not vary: {sorted(ids)}")

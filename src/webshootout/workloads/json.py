@@ -19,7 +19,6 @@ def verify(ctx: Context) -> None:
             raise VerifyError(request, f"body is not JSON: {shown(response.body)}") from None
         if value != VALUE:
             raise VerifyError(request, f"JSON {value!r}, expected {VALUE!r}")
-    visitor.close()
 
 
 def target(ctx: Context) -> Target:

@@ -11,7 +11,6 @@ def verify(ctx: Context) -> None:
         response = visitor.get(ctx.path)
         expect(f"GET {ctx.path} (#{i + 1})", response, content_type="text/plain")
         expect_body(f"GET {ctx.path} (#{i + 1})", response, BODY.encode())
-    visitor.close()
 
 
 def target(ctx: Context) -> Target:

@@ -27,8 +27,6 @@ def verify(ctx: Context) -> None:
     stranger = ctx.visitor()
     stranger.cookies = {name: "0" * 24 for name in first.cookies}
     _count(ctx, stranger, 1, "a visitor with an unknown cookie value")
-    for visitor in (first, second, stranger):
-        visitor.close()
     _check_database(ctx, requests=6)
 
 

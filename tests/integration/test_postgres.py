@@ -1,0 +1,42 @@
+import pytest
+
+from webshootout.services.postgres import Postgres
+from webshootout.settings import default_split
+
+pytestmark = pytest.mark.integration
+
+
+def test_starts_seeds_resets_and_removes_itself(tmp_path, no_leftovers):
+    directory = tmp_path / "pg"
+    with Postgres(directory, default_split()[0], log=lambda m: None) as pg:
+        assert pg.query("SELECT count(*), min(id), max(id) FROM world") == [(10000, 1, 10000)]
+        pg.reset()
+        pg.query("INSERT INTO usersessions VALUES ('a', '{\"count\":1}') RETURNING uid")
+        pg.query("SELECT randomnumber FROM world WHERE id = 5")
+        assert pg.calls_touching("world") == 0  # the harness's own admin queries are not the framework's
+        pg.reset()
+        assert pg.query("SELECT count(*) FROM usersessions") == [(0,)]
+        url = pg.connection.url
+        assert url.startswith("postgresql://bench:") and "@127.0.0.1:" in url
+        pid = pg.running.pid
+        used = pg.directory
+    assert not used.exists() and not directory.exists()
+    import psutil
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+
+
+def test_stops_when_the_body_fails(tmp_path, no_leftovers):
+    directory = tmp_path / "pg"
+    with pytest.raises(RuntimeError, match="boom"):
+        with Postgres(directory, default_split()[0], log=lambda m: None) as pg:
+            used = pg.directory
+            raise RuntimeError("boom")
+    assert not used.exists()
+
+
+def test_framework_role_can_connect_with_the_generated_password(tmp_path, no_leftovers):
+    import psycopg
+    with Postgres(tmp_path / "pg", default_split()[0], log=lambda m: None) as pg:
+        with psycopg.connect(pg.connection.url) as conn:
+            assert conn.execute("SELECT randomnumber FROM world WHERE id = 1").fetchone()[0] >= 1
+        assert pg.calls_touching("world") >= 1
