@@ -12,6 +12,7 @@ from typing import Any
 WORKLOADS = ("plaintext", "json", "db", "session", "hash", "static", "websocket")
 KINDS = ("platform", "micro", "fullstack")
 PLACEHOLDERS = {"host", "port", "workers"}
+SESSION_STORES = ("postgres", "sqlite")
 SCHEMA_VERSION = 1
 
 
@@ -52,13 +53,14 @@ class Variant:
     start: Start
     workloads: tuple[tuple[str, str], ...]
     unavailable: str | None
+    session_store: str = "postgres"  # where the session counter lives; the check reads it there
 
     def path_of(self, workload: str) -> str | None:
         return dict(self.workloads).get(workload)
 
 
 _TOP_KEYS = {"schema", "name", "display", "language", "version", "server", "kind", "unavailable",
-             "setup", "start", "workloads", "variants"}
+             "session_store", "setup", "start", "workloads", "variants"}
 _VARIANT_KEYS = _TOP_KEYS - {"schema", "name", "variants"}
 _SETUP_KEYS = {"requires", "apt", "commands"}
 _START_KEYS = {"command", "env", "ready", "timeout", "warmup"}
@@ -123,6 +125,9 @@ def _build(data: dict, vid: str, folder: Path, manifest: Path, where: str) -> Va
     if kind not in KINDS:
         raise check.fail("kind", f"one of {list(KINDS)}", kind)
     unavailable = check.string(data, "unavailable", required=False)
+    session_store = data.get("session_store", "postgres")
+    if session_store not in SESSION_STORES:
+        raise check.fail("session_store", f"one of {list(SESSION_STORES)}", session_store)
 
     setup_t = check.table(data, "setup")
     check.keys(setup_t, _SETUP_KEYS, "setup.")
@@ -167,7 +172,7 @@ def _build(data: dict, vid: str, folder: Path, manifest: Path, where: str) -> Va
         start=Start(command, tuple(sorted(env.items())), ready, float(timeout),
                     None if warmup is None else float(warmup)),
         workloads=tuple((w, workloads_t[w]) for w in WORKLOADS if w in workloads_t),
-        unavailable=unavailable,
+        unavailable=unavailable, session_store=session_store,
     )
 
 

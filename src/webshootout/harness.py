@@ -75,7 +75,8 @@ def prepare_and_start(variant: Variant, env: server.Environment, *, install: boo
 
 
 def context(srv: server.Server, env: server.Environment, workload: str) -> Context:
-    return Context(server.HOST, srv.port, srv.variant.path_of(workload), env.postgres, env.assets)
+    return Context(server.HOST, srv.port, srv.variant.path_of(workload), env.postgres, env.assets,
+                   srv.variant.session_store)
 
 
 def verify(srv: server.Server, env: server.Environment, workload: str) -> str | None:

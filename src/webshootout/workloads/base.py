@@ -38,6 +38,7 @@ class Context:
     path: str
     postgres: Postgres | None
     assets: Assets
+    session_store: str = "postgres"
     _visitors: list[Visitor] = field(default_factory=list, compare=False, repr=False)
 
     def visitor(self, cookies: bool = True) -> Visitor:

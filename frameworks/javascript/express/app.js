@@ -1,0 +1,129 @@
+'use strict';
+// webshootout workloads on Express 5 (see docs/workloads.md).
+// `node app.js` serves in one process, cluster.js loads it in each worker, and
+// `node app.js --sessions=sqlite` keeps the session counters in SQLite instead of PostgreSQL.
+const cluster = require('node:cluster');
+const crypto = require('node:crypto');
+const fs = require('node:fs/promises');
+const http = require('node:http');
+const cookieParser = require('cookie-parser');
+const express = require('express');
+const { Pool } = require('pg');
+const { WebSocketServer } = require('ws');
+
+const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL, SECRET_KEY } = process.env;
+const COOKIE = 'uid';
+const COOKIE_OPTIONS = { signed: true, httpOnly: true, sameSite: 'lax', path: '/' };
+const INTEGER = /^-?[0-9]+$/;
+
+// One event loop issues queries concurrently; the workers share about 16 connections in all.
+const processes = cluster.isWorker ? Number(process.env.WORKERS) || 1 : 1;
+const pool = new Pool({ connectionString: DATABASE_URL, max: Math.max(4, Math.ceil(16 / processes)) });
+
+// A counter store: bump(uid) -> { fresh, count }, fresh being the new visitor's uid (else undefined).
+function postgresSessions() {
+  return {
+    async bump(uid) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const { rows } = uid === undefined ? { rows: [] } : await client.query(
+          'SELECT data FROM usersessions WHERE uid = $1 FOR UPDATE', [uid]);
+        let count, fresh;
+        if (rows.length === 0) {
+          fresh = crypto.randomBytes(16).toString('base64url');
+          count = 1;
+          await client.query('INSERT INTO usersessions (uid, data) VALUES ($1, $2)',
+            [fresh, JSON.stringify({ count })]);
+        } else {
+          count = JSON.parse(rows[0].data).count + 1;
+          await client.query('UPDATE usersessions SET data = $1 WHERE uid = $2',
+            [JSON.stringify({ count }), uid]);
+        }
+        await client.query('COMMIT');
+        return { fresh, count };
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
+function sqliteSessions() {
+  // Loaded only here: the PostgreSQL setups never need the native module at run time.
+  const Database = require('better-sqlite3');
+  const db = new Database(require('node:path').join(process.env.RUN_DIR, 'sessions.sqlite3'));
+  // WAL with synchronous=NORMAL is SQLite's recommended setting for a server's write load.
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec('CREATE TABLE IF NOT EXISTS usersessions (uid TEXT PRIMARY KEY, data TEXT NOT NULL)');
+  const select = db.prepare('SELECT data FROM usersessions WHERE uid = ?');
+  const insert = db.prepare('INSERT INTO usersessions (uid, data) VALUES (?, ?)');
+  const update = db.prepare('UPDATE usersessions SET data = ? WHERE uid = ?');
+  const bump = db.transaction((uid) => {
+    const row = uid === undefined ? undefined : select.get(uid);
+    if (row === undefined) {
+      const fresh = crypto.randomBytes(16).toString('base64url');
+      insert.run(fresh, JSON.stringify({ count: 1 }));
+      return { fresh, count: 1 };
+    }
+    const count = JSON.parse(row.data).count + 1;
+    update.run(JSON.stringify({ count }), uid);
+    return { fresh: undefined, count };
+  });
+  return { bump: async (uid) => bump(uid) };
+}
+
+const sessions = process.argv.includes('--sessions=sqlite') ? sqliteSessions() : postgresSessions();
+
+const app = express();
+app.disable('x-powered-by');
+app.use('/static', express.static(STATIC_DIR));
+app.use(cookieParser(SECRET_KEY));
+
+app.get('/plaintext', (req, res) => {
+  res.type('text/plain').send('Hello, World!');
+});
+
+app.get('/json', (req, res) => {
+  res.json({ message: 'Hello, World!' });
+});
+
+app.get('/db', async (req, res) => {
+  const { rows } = await pool.query({
+    name: 'world', text: 'SELECT id, randomnumber FROM world WHERE id = $1', values: [crypto.randomInt(1, 10001)],
+  });
+  res.json({ id: rows[0].id, randomNumber: rows[0].randomnumber });
+});
+
+app.get('/session', async (req, res) => {
+  // A tampered or unsigned cookie reads as false: that visitor is unknown.
+  const uid = req.signedCookies[COOKIE] || undefined;
+  const { fresh, count } = await sessions.bump(uid);
+  if (fresh !== undefined) res.cookie(COOKIE, fresh, COOKIE_OPTIONS);
+  res.type('text/plain').send(`Count is ${count}`);
+});
+
+app.get('/hash', async (req, res) => {
+  const raw = req.query.n;
+  const reason = raw === undefined ? 'missing query parameter n'
+    : typeof raw !== 'string' || !INTEGER.test(raw) ? 'n must be an integer'
+      : Number(raw) < 1 || Number(raw) > 100000 ? 'n must be between 1 and 100000' : null;
+  if (reason !== null) return res.status(400).type('text/plain').send(reason);
+  const n = Number(raw);
+  let digest = crypto.createHash('sha256').update(await fs.readFile(HASH_FILE)).digest();
+  for (let i = 1; i < n; i++) digest = crypto.createHash('sha256').update(digest).digest();
+  res.type('text/plain').send(digest.toString('hex'));
+});
+
+const server = http.createServer(app);
+// Express has no WebSocket support of its own: ws shares the HTTP server.
+const wss = new WebSocketServer({ server, path: '/ws' });
+wss.on('connection', (ws) => {
+  ws.on('message', (data, isBinary) => ws.send(data, { binary: isBinary }));
+});
+
+server.listen(Number(PORT), HOST);

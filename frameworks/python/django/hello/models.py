@@ -1,0 +1,12 @@
+from django.db import models
+
+
+class World(models.Model):
+    """The harness owns and seeds this table, so Django never migrates it."""
+
+    id = models.IntegerField(primary_key=True)
+    randomnumber = models.IntegerField()
+
+    class Meta:
+        db_table = "world"
+        managed = False

@@ -1,0 +1,59 @@
+"""Production settings; every value that varies comes from the harness's environment."""
+
+import os
+
+DEBUG = False
+SECRET_KEY = os.environ["SECRET_KEY"]
+ALLOWED_HOSTS = [os.environ["HOST"], "127.0.0.1", "localhost", "[::1]"]
+
+INSTALLED_APPS = [
+    # WhiteNoise serves static files under runserver too, so both variants use one path.
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.sessions",
+    "hello",
+]
+
+# Django's default stack minus auth and messages, which these workloads do not use.
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "project.urls"
+ASGI_APPLICATION = "project.asgi.application"
+WSGI_APPLICATION = "project.wsgi.application"
+
+# Each worker process gets its own pool; the workers share a budget that stays well under
+# PostgreSQL's default max_connections (100).
+_POOL_SIZE = max(4, 32 // int(os.environ["WORKERS"]))
+
+DATABASES = {
+    "default": {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": os.environ["PGDATABASE"],
+        "USER": os.environ["PGUSER"],
+        "PASSWORD": os.environ["PGPASSWORD"],
+        "HOST": os.environ["PGHOST"],
+        "PORT": os.environ["PGPORT"],
+        "OPTIONS": {"pool": {"min_size": 2, "max_size": _POOL_SIZE}},
+    }
+}
+
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+
+# STATIC_DIR plays the part of collectstatic's output; WhiteNoise indexes it at start-up.
+STATIC_URL = "static/"
+STATIC_ROOT = os.environ["STATIC_DIR"]
+
+# Read from disk on every hash request (see hello/views.py).
+HASH_FILE = os.environ["HASH_FILE"]
+
+USE_TZ = True
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from hello import views
+
+urlpatterns = [
+    path("plaintext", views.plaintext),
+    path("json", views.json_),
+    path("db", views.db),
+    path("session", views.session),
+    path("hash", views.hash_),
+]
