@@ -1,0 +1,43 @@
+"""Every framework the catalog can build passes `check`, so CI proves the lineup keeps working."""
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from webshootout import catalog, harness
+from webshootout.commands import check
+from webshootout.probe import Visitor
+
+from .helpers import make_settings
+
+pytestmark = pytest.mark.integration
+
+
+def test_every_available_framework_passes_check(root, capsys, no_leftovers):
+    ids = tuple(v.id for v in catalog.discover(root) if not v.unavailable)
+    code = check.run(make_settings(root, ids))
+    out = capsys.readouterr().out
+    failed = [line for line in out.splitlines() if "FAILED" in line or line.startswith("  |")]
+    assert code == 0, "\n".join(failed)
+
+
+def test_express_cluster_keeps_a_visitor_across_reconnects(root, no_leftovers):
+    (variant,) = catalog.select(catalog.discover(root), ("express-cluster",))
+    cpus = tuple(sorted(os.sched_getaffinity(0)))  # every CPU: WORKERS > 1 so reconnects can change worker
+    with tempfile.TemporaryDirectory() as tmp, \
+            harness.environment(Path(tmp), Path(tmp) / "logs", cpus, need_database=True) as env:
+        srv = harness.prepare_and_start(variant, env, install=True)
+        assert not isinstance(srv, harness.Fault), str(srv)
+        try:
+            visitor = Visitor(harness.server.HOST, srv.port)
+            for n in range(1, 13):
+                visitor.close()  # a new TCP connection each time; the kernel spreads them over workers
+                assert visitor.get("/session").text == f"Count is {n}"
+            other = Visitor(harness.server.HOST, srv.port)
+            assert other.get("/session").text == "Count is 1"
+            other.close()
+            visitor.close()
+        finally:
+            assert srv.stop() is None
