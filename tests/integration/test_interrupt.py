@@ -1,0 +1,58 @@
+"""Ctrl-C in the middle of a run keeps every finished trial and leaves no server or database running."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import psutil
+import pytest
+
+from webshootout.process import OWNER_VAR
+from webshootout.results import RunDir
+
+pytestmark = pytest.mark.integration
+
+
+def owned_by(pid: int) -> list[psutil.Process]:
+    found = []
+    for proc in psutil.process_iter():
+        try:
+            if proc.environ().get(OWNER_VAR) == str(pid):
+                found.append(proc)
+        except psutil.Error:
+            continue
+    return found
+
+
+def test_ctrl_c_keeps_finished_trials_and_cleans_up(root, tmp_path):
+    argv = [sys.executable, "-m", "webshootout", "run", "--frameworks", "flask", "--workloads", "plaintext,json",
+            "--duration", "2", "--warmup", "0", "--trials", "3", "--out", str(tmp_path)]
+    child = subprocess.Popen(argv, cwd=root, env={**os.environ, "PYTHONPATH": str(root / "src")},
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        results = None
+        while time.monotonic() < deadline and child.poll() is None:
+            found = list(tmp_path.glob("*/results.jsonl"))
+            if found and '"kind": "trial"' in found[0].read_text():
+                results = found[0]
+                break
+            time.sleep(0.2)
+        assert results is not None, "no trial was recorded in time"
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 130, err
+    assert "--resume" in err
+    trials = [line for line in RunDir(results.parent).lines() if line["kind"] == "trial"]
+    assert 1 <= len(trials) < 6
+    time.sleep(0.5)
+    left = owned_by(child.pid)
+    for proc in left:
+        proc.kill()
+    assert not left, [p.name() for p in left]
