@@ -66,5 +66,6 @@ class Sampler:
         elapsed = time.monotonic() - self._t0
         used = sum(self._cpu[pid] - self._start_cpu.get(pid, 0.0) for pid in self._cpu)
         self.usage = Usage(cpu_percent=100.0 * used / elapsed if elapsed > 0 else 0.0,
-                           rss_peak_mb=max(self._rss), rss_mean_mb=sum(self._rss) / len(self._rss),
+                           rss_peak_mb=max(self._rss, default=0.0),
+                           rss_mean_mb=sum(self._rss) / len(self._rss) if self._rss else 0.0,
                            samples=len(self._rss))

@@ -81,13 +81,16 @@ def _measure(variant, srv, env, settings, rundir, workload, done, progress) -> N
             if env.postgres:
                 env.postgres.reset()
             say(progress.line(f"{variant.id} {workload} c={connections} trial {trial}/{settings.trials}"))
-            with Sampler(srv.running.processes) as sampler:
+            # PostgreSQL shares the server CPUs: sample it too, so db-bound results show where CPU went.
+            database = Sampler(env.postgres.running.processes if env.postgres else list)
+            with Sampler(srv.running.processes) as sampler, database:
                 result = driver(spec(settings.duration), log)
             if not srv.running.alive():
                 raise ServerDied(f"the server exited (code {srv.running.popen.returncode}) during "
                                  f"{workload} trial {trial}")
-            rundir.append(_trial_line(variant, workload, connections, trial, result, sampler.usage,
-                                      settings.load_cpus))
+            line = _trial_line(variant, workload, connections, trial, result, sampler.usage, settings.load_cpus)
+            line["database_cpu_percent"] = round(database.usage.cpu_percent, 1)
+            rundir.append(line)
             progress.done += 1
             say(f"    {result.rps:,.0f} req/s, p99 {(result.latency_us['p99'] or 0) / 1000:.2f} ms, "
                 f"errors {sum(result.errors.values())}, server CPU {sampler.usage.cpu_percent:.0f} %")
