@@ -6,7 +6,7 @@ import sys
 import time
 from datetime import datetime, timezone
 
-from .. import catalog, harness, load, machine
+from .. import catalog, harness, load, machine, provision
 from ..harness import Fault, say
 from ..load import DriverError, LoadSpec
 from ..process import log_tail
@@ -138,6 +138,7 @@ def _run_variant(variant, env, settings, rundir, done, progress) -> None:
 
 def run(settings: Settings, argv: list[str]) -> int:
     variants = catalog.select(catalog.discover(settings.root), settings.frameworks)
+    provision.ensure_harness_tools(say)  # a fresh machine has no wrk or ab yet
     if settings.resume:
         rundir = RunDir(settings.resume)
         rundir.read_meta()
