@@ -1,12 +1,27 @@
-"""Pure statistics over trials."""
+"""Pure statistics over trials: centre, spread, confidence intervals, ties, efficiency, merged latency.
+
+Nothing here reads files or clocks; randomness comes only from an explicit seed, so every number a
+report shows can be recomputed exactly from results.jsonl.
+"""
 
 from __future__ import annotations
 
+import math
+import random
 import statistics
+from collections import Counter
+from dataclasses import dataclass
+
+BOOTSTRAP_RESAMPLES = 2000
+BOOTSTRAP_SEED = 20240601
 
 
 def median(values: list[float]) -> float:
     return statistics.median(values)
+
+
+def spread(values: list[float]) -> tuple[float, float]:
+    return min(values), max(values)
 
 
 def cv(values: list[float]) -> float:
@@ -15,3 +30,126 @@ def cv(values: list[float]) -> float:
         return 0.0
     mean = statistics.fmean(values)
     return statistics.stdev(values) / mean if mean else 0.0
+
+
+def _percentile_interval(estimates: list[float], confidence: float) -> tuple[float, float]:
+    """The central `confidence` share of the estimates: the percentile bootstrap interval."""
+    ordered = sorted(estimates)
+    tail = (1 - confidence) / 2
+    low = ordered[math.floor(tail * len(ordered))]
+    high = ordered[math.ceil((1 - tail) * len(ordered)) - 1]
+    return low, high
+
+
+def _resampled_medians(values: list[float], rng: random.Random, resamples: int) -> list[float]:
+    n = len(values)
+    return [statistics.median(rng.choices(values, k=n)) for _ in range(resamples)]
+
+
+def bootstrap_ci(values: list[float], confidence: float = 0.95, resamples: int = BOOTSTRAP_RESAMPLES,
+                 seed: int = BOOTSTRAP_SEED) -> tuple[float, float]:
+    """Percentile-bootstrap confidence interval of the median.
+
+    With few trials it is wide on purpose: for 3 or 5 trials it is the min-max range, because a
+    resample's median is the smallest value more than 2.5 % of the time.
+    """
+    if not values:
+        raise ValueError("bootstrap_ci of no values")
+    if len(set(values)) == 1:
+        return values[0], values[0]
+    return _percentile_interval(_resampled_medians(values, random.Random(seed), resamples), confidence)
+
+
+def ratio_ci(before: list[float], after: list[float], confidence: float = 0.95,
+             resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED) -> tuple[float, float]:
+    """Bootstrap interval of median(after) / median(before), each side resampled independently."""
+    if not before or not after:
+        raise ValueError("ratio_ci needs values on both sides")
+    rng = random.Random(seed)
+    a = _resampled_medians(before, rng, resamples)
+    b = _resampled_medians(after, rng, resamples)
+    ratios = [y / x if x else math.inf for x, y in zip(a, b)]
+    return _percentile_interval(ratios, confidence)
+
+
+def change(before: list[float], after: list[float]) -> tuple[float, tuple[float, float], str]:
+    """Ratio of medians, its interval, and a verdict: 'faster' or 'slower' only when the whole
+    interval lies on one side of 1, else 'no significant change'."""
+    ratio = median(after) / median(before) if median(before) else math.inf
+    low, high = ratio_ci(before, after)
+    verdict = "faster" if low > 1 else "slower" if high < 1 else "no significant change"
+    return ratio, (low, high), verdict
+
+
+@dataclass(frozen=True)
+class Ranked:
+    name: str
+    rank: int  # 1-based competition rank of its tie group
+    tied: bool  # shares the rank with another entry
+
+    @property
+    def label(self) -> str:
+        return ("=" if self.tied else "") + ordinal(self.rank)
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def rank_with_ties(entries: list[tuple[str, float, float, float]]) -> list[Ranked]:
+    """Ranks (name, centre, low, high) entries, highest centre first.
+
+    A tie group starts at the best entry not yet grouped and takes every following entry whose interval
+    reaches that entry's interval (high >= leader's low). Grouping against the leader, not the previous
+    entry, keeps a long chain of small overlaps from tying the first with the last. Ranks count entries
+    ("=1st, =1st, 3rd"), as in sport.
+    """
+    ordered = sorted(entries, key=lambda e: (-e[1], e[0]))
+    out: list[Ranked] = []
+    i = 0
+    while i < len(ordered):
+        leader_low = ordered[i][2]
+        j = i + 1
+        while j < len(ordered) and ordered[j][3] >= leader_low:
+            j += 1
+        out.extend(Ranked(e[0], i + 1, j - i > 1) for e in ordered[i:j])
+        i = j
+    return out
+
+
+def per_cpu_second(rps: float, cpu_percent: float) -> float | None:
+    """Requests served per CPU-second of the server (cpu_percent: 100 = one CPU busy)."""
+    return rps / (cpu_percent / 100) if cpu_percent > 0 else None
+
+
+def per_mb(rps: float, rss_mb: float) -> float | None:
+    return rps / rss_mb if rss_mb > 0 else None
+
+
+def merge_histograms(histograms: list[list[list[float]]]) -> list[tuple[float, int]]:
+    """Sums [value, count] buckets across trials: exact, because every trial uses the same buckets."""
+    total: Counter = Counter()
+    for histogram in histograms:
+        for value, count in histogram:
+            total[value] += int(count)
+    return sorted((value, count) for value, count in total.items() if count)
+
+
+def histogram_percentile(buckets: list[tuple[float, int]], percent: float) -> float:
+    """The smallest recorded value with at least `percent` % of all counts at or below it (HDR's rule)."""
+    total = sum(count for _, count in buckets)
+    if not total:
+        raise ValueError("percentile of an empty histogram")
+    wanted = max(1, math.ceil(percent / 100 * total))
+    seen = 0
+    for value, count in buckets:
+        seen += count
+        if seen >= wanted:
+            return value
+    return buckets[-1][0]
+
+
+def histogram_mean(buckets: list[tuple[float, int]]) -> float:
+    total = sum(count for _, count in buckets)
+    return sum(value * count for value, count in buckets) / total
