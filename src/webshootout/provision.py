@@ -49,10 +49,13 @@ def apt_install(packages: list[str], log) -> None:
     try:
         if not _apt_updated:
             log(f"apt-get update (to install {' '.join(missing)})")
-            subprocess.run(["apt-get", "update", "-qq"], check=True, env=env, capture_output=True)
+            subprocess.run(["apt-get", "update", "-qq", "-o", "DPkg::Lock::Timeout=600"], check=True, env=env,
+                           capture_output=True)
             _apt_updated = True
         log(f"apt-get install {' '.join(missing)}")
-        done = subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing],
+        # Another apt may hold the dpkg lock (unattended upgrades, a parallel run): wait instead of failing.
+        done = subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends",
+                               "-o", "DPkg::Lock::Timeout=600", *missing],
                               env=env, capture_output=True, text=True)
         if done.returncode != 0:
             raise SetupError(f"apt-get install {' '.join(missing)} failed:\n{done.stderr[-2000:]}")
