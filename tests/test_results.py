@@ -20,7 +20,7 @@ def test_append_then_resume_keys(tmp_path):
     run.create()
     run.append(TRIAL)
     run.append({**TRIAL, "trial": 2})
-    assert run.done_trials() == {("flask", "json", 64, 1), ("flask", "json", 64, 2)}
+    assert run.done_trials() == {("", "flask", "json", "c=64", 1), ("", "flask", "json", "c=64", 2)}
     lines = run.lines()
     assert all(line["schema"] == 1 for line in lines)
     assert_valid_lines(lines)

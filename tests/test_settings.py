@@ -9,20 +9,21 @@ from webshootout.settings import SettingsError
 def args(**kw):
     base = dict(frameworks=None, workloads=None, suite=None, duration=None, warmup=None, trials=None,
                 connections=None, driver=None, server_cpus=None, load_cpus=None, out=None, resume=None,
-                no_install=False)
+                no_install=False, rate=None, rate_sweep=None, burst=None, hash_n=None, sessions=None, workers=None,
+                slo_p99_ms=None, websocket_rate=None)
     return argparse.Namespace(**{**base, **kw})
 
 
 def test_defaults_and_cli_flags(root):
     s = settings.build(args(frameworks="flask,starlette", duration=3.0, connections="16,64"), root)
-    assert s.frameworks == ("flask", "starlette") and s.duration == 3.0 and s.connections == (16, 64)
-    assert s.trials == 3 and s.driver == "wrk" and s.suite is None
+    assert s.frameworks == ("flask", "starlette") and s.duration == 3.0 and s.profile.connections == (16, 64)
+    assert s.trials == 3 and s.suite is None and len(s.plan) == 1
 
 
 def test_suite_values_apply_and_flags_override(root):
     s = settings.build(args(suite="quick", trials=1), root)
     assert s.suite.name == "quick" and s.trials == 1
-    assert s.connections == s.suite.connections
+    assert s.profile == s.suite.parts[0].profile
 
 
 def test_default_suite_only_without_a_selection(root):
@@ -33,7 +34,9 @@ def test_default_suite_only_without_a_selection(root):
 @pytest.mark.parametrize("kw, flag", [
     (dict(connections="0"), "--connections"), (dict(connections="a,b"), "--connections"),
     (dict(duration=0.1), "--duration"), (dict(trials=0), "--trials"), (dict(workloads="graphql"), "--workloads"),
-    (dict(server_cpus="99"), "--server-cpus"), (dict(load_cpus="x"), "--load-cpus"), (dict(suite="nope"), "nope"),
+    (dict(server_cpus="99"), "--server-cpus"), (dict(rate="fast"), "--rate"), (dict(rate_sweep="1:2:3:4"),
+    "--rate-sweep"), (dict(rate_sweep="9:1"), "--rate-sweep"), (dict(burst="100,x"), "--burst"),
+    (dict(hash_n="200000"), "--hash-n"), (dict(sessions="sometimes"), "--sessions"), (dict(load_cpus="x"), "--load-cpus"), (dict(suite="nope"), "nope"),
 ])
 def test_bad_flags_name_the_flag(root, kw, flag):
     with pytest.raises(SettingsError, match=flag):
@@ -48,3 +51,16 @@ def test_settings_are_frozen(root):
     s = settings.build(args(), root)
     with pytest.raises(AttributeError):
         s.trials = 5
+
+
+def test_profile_flags_override_every_part_of_a_suite(tmp_path):
+    (tmp_path / "suites").mkdir()
+    (tmp_path / "suites" / "two.toml").write_text(
+        'frameworks = ["a", "b"]\nconnections = 8\n[[runs]]\nworkloads = ["hash"]\nhash_n = [1, 1000]\n'
+        '[[runs]]\nframeworks = ["b"]\nworkloads = ["plaintext"]\nconnections = 5000\n')
+    s = settings.build(args(suite="two", rate="100,200", frameworks="a"), tmp_path)
+    assert [p.frameworks for p in s.plan] == [("a",)]  # the second part runs only b: dropped
+    assert s.plan[0].profile.rates == (100.0, 200.0) and s.plan[0].profile.hash_n == (1, 1000)
+    whole = settings.build(args(suite="two", rate_sweep="auto", burst="10,20:2"), tmp_path)
+    assert [p.profile.connections for p in whole.plan] == [(8,), (5000,)]
+    assert all(p.profile.rate_sweep.auto and p.profile.burst.steps == (10, 20) for p in whole.plan)

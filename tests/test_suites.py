@@ -6,13 +6,16 @@ from webshootout.suites import SuiteError
 
 def test_committed_suites_load(root):
     quick = suites.find(root, "quick")
-    assert quick.frameworks and quick.trials == 3 and quick.connections == (64,)
+    assert quick.frameworks and quick.trials == 3 and quick.parts[0].profile.connections == (64,)
     assert suites.find(root, "full").frameworks is None
 
 
 @pytest.mark.parametrize("text, field", [
     ("trials = 0", "trials"), ("connections = [0]", "connections"), ("workloads = ['graphql']", "graphql"),
     ("colour = 1", "colour"), ("frameworks = 3", "frameworks"), ("duration = 'long'", "duration"),
+    ("rate_sweep = 'sometimes'", "rate_sweep"), ("burst = { steps = [] }", "burst.steps"),
+    ("hash_n = [0]", "hash_n"), ("runs = 3", "runs"), ("[[runs]]\nspeed = 1", "runs[0].speed"),
+    ("[[runs]]\nworkloads = ['x']", "runs[0].workloads"), ("sessions = 'maybe'", "sessions"),
 ])
 def test_bad_suite_names_file_and_field(tmp_path, text, field):
     path = tmp_path / "bad.toml"
@@ -25,3 +28,19 @@ def test_bad_suite_names_file_and_field(tmp_path, text, field):
 def test_unknown_suite_lists_known(root):
     with pytest.raises(SuiteError, match="known: .*quick"):
         suites.find(root, "nope")
+
+
+def test_every_committed_suite_loads(root):
+    for path in sorted((root / "suites").glob("*.toml")):
+        suite = suites.load(path)
+        assert suite.parts and suite.description, path
+
+
+def test_runs_inherit_the_top_level_selection_and_profile(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('frameworks = ["x"]\nconnections = 100\nsessions = "both"\n'
+                    '[[runs]]\nworkloads = ["session"]\n[[runs]]\nname = "big"\nconnections = [5000]\n')
+    one, two = suites.load(path).parts
+    assert one.frameworks == two.frameworks == ("x",) and one.workloads == ("session",) and two.workloads is None
+    assert one.profile.connections == (100,) and two.profile.connections == (5000,)
+    assert two.profile.session_modes == (True, False) and (one.name, two.name) == ("s-1", "big")

@@ -27,7 +27,9 @@ def new_run_dir(base: Path, suite: str) -> Path:
 
 
 def trial_key(line: dict) -> tuple:
-    return (line["framework"], line["workload"], line["connections"], line["trial"])
+    """What --resume matches a trial by: the suite part, framework, workload, load point and trial number."""
+    point = line.get("point") or f"c={line['connections']}"
+    return (line.get("part", ""), line["framework"], line["workload"], point, line["trial"])
 
 
 @dataclass

@@ -25,6 +25,11 @@ class Environment:
     cpus: tuple[int, ...]
     scratch: Path  # per-server RUN_DIRs are made under it
     logs: Path
+    workers: int | None = None  # WORKERS given to servers; None: one per server CPU
+
+    @property
+    def worker_count(self) -> int:
+        return self.workers or len(self.cpus)
 
 
 def command_for(variant: Variant, port: int, workers: int) -> str:
@@ -34,7 +39,7 @@ def command_for(variant: Variant, port: int, workers: int) -> str:
 def server_env(variant: Variant, env: Environment, port: int, run_dir: Path) -> dict[str, str]:
     values = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/root"),
-        "LANG": "C.UTF-8", "HOST": HOST, "PORT": str(port), "WORKERS": str(len(env.cpus)),
+        "LANG": "C.UTF-8", "HOST": HOST, "PORT": str(port), "WORKERS": str(env.worker_count),
         "SECRET_KEY": env.secret_key, "RUN_DIR": str(run_dir), **env.assets.env(),
     }
     if env.postgres is not None and env.postgres.connection is not None:
@@ -65,7 +70,7 @@ def start(variant: Variant, env: Environment) -> Server:
     run_dir.mkdir(parents=True)
     os.chmod(run_dir, 0o777)  # servers that drop privileges (nginx, php-fpm workers) write here too
     log = env.logs / f"{variant.id}.log"
-    running = process.start(command_for(variant, port, len(env.cpus)), cwd=variant.folder,
+    running = process.start(command_for(variant, port, env.worker_count), cwd=variant.folder,
                             env=server_env(variant, env, port, run_dir), cpus=env.cpus, log=log, port=port)
     server = Server(variant, port, log, running)
     try:

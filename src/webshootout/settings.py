@@ -6,8 +6,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import suites
+from . import profiles, suites
 from .catalog import WORKLOADS
+from .profiles import Profile, ProfileError
 
 DRIVERS = ("wrk", "ab")
 DEFAULT_SUITE = "quick"
@@ -26,7 +27,8 @@ class Settings:
     duration: float = 5.0
     warmup: float = 2.0
     trials: int = 3
-    connections: tuple[int, ...] = (64,)
+    profile: Profile = Profile()
+    parts: tuple[suites.Part, ...] = ()  # empty: one part of frameworks x workloads x profile
     driver: str = "wrk"
     server_cpus: tuple[int, ...] = (0,)
     load_cpus: tuple[int, ...] = (0,)
@@ -37,6 +39,10 @@ class Settings:
     @property
     def suite_name(self) -> str:
         return self.suite.name if self.suite else "adhoc"
+
+    @property
+    def plan(self) -> tuple[suites.Part, ...]:
+        return self.parts or (suites.Part(self.suite_name, self.frameworks, self.workloads, self.profile),)
 
 
 def parse_cpus(flag: str, text: str) -> tuple[int, ...]:
@@ -77,14 +83,71 @@ def parse_list(flag: str, text: str | None, known: tuple[str, ...] | None = None
     return items
 
 
-def parse_connections(text: str) -> tuple[int, ...]:
+def _numbers(flag: str, text: str, kind: type, example: str) -> list:
     try:
-        values = tuple(int(v) for v in text.split(","))
+        values = [kind(v) for v in text.split(",")]
     except ValueError:
-        values = ()
-    if not values or any(v < 1 for v in values):
-        raise SettingsError(f"--connections: expected positive integers like '64' or '16,64,256', got {text!r}")
+        values = []
+    if not values or any(v <= 0 for v in values):
+        raise SettingsError(f"{flag}: expected positive numbers like {example!r}, got {text!r}")
     return values
+
+
+def parse_connections(text: str) -> tuple[int, ...]:
+    return tuple(_numbers("--connections", text, int, "16,64,256"))
+
+
+def profile_flags(args) -> dict:
+    """The profile flags given on the command line, as suite-file keys (see profiles.KEYS)."""
+    get = lambda name: getattr(args, name, None)  # noqa: E731
+    table: dict = {}
+    if get("connections"):
+        table["connections"] = list(parse_connections(get("connections")))
+    if get("rate"):
+        table["rate"] = _numbers("--rate", get("rate"), float, "1000,5000")
+    if get("rate_sweep"):
+        text = get("rate_sweep")
+        if text == profiles.AUTO:
+            table["rate_sweep"] = text
+        else:
+            values = _numbers("--rate-sweep", text.replace(":", ","), float, "1000:50000:8")
+            if len(values) not in (2, 3):
+                raise SettingsError(f"--rate-sweep: expected FROM:TO[:STEPS] or 'auto', got {text!r}")
+            table["rate_sweep"] = {"from": values[0], "to": values[1], "steps": int(values[2]) if len(values) == 3 else 8}
+    if get("burst"):
+        steps, _, seconds = get("burst").partition(":")
+        table["burst"] = {"steps": [int(v) for v in _numbers("--burst", steps, int, "100,500,1000:5")],
+                          "step_seconds": _numbers("--burst", seconds or "5", float, "100,500,1000:5")[0]}
+    if get("hash_n"):
+        table["hash_n"] = [int(v) for v in _numbers("--hash-n", get("hash_n"), int, "1,1000")]
+    for flag in ("sessions", "workers", "slo_p99_ms", "websocket_rate"):
+        if get(flag) is not None:
+            table[flag] = get(flag)
+    return table
+
+
+def _select(flag_value: tuple[str, ...] | None, part_value: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """A command-line selection narrows a part that names its own, and replaces one that takes all."""
+    if flag_value is None:
+        return part_value
+    return flag_value if part_value is None else tuple(v for v in part_value if v in flag_value)
+
+
+def plan(suite: suites.Suite | None, frameworks, workloads, flags: dict) -> tuple[suites.Part, ...]:
+    try:
+        if suite is None:
+            return (suites.Part("adhoc", frameworks, workloads, profiles.parse(flags)),)
+        parts = []
+        for part in suite.parts:
+            part = suites.Part(part.name, _select(frameworks, part.frameworks), _select(workloads, part.workloads),
+                               profiles.parse(flags, part.profile))
+            if part.frameworks != () and part.workloads != ():
+                parts.append(part)
+    except ProfileError as exc:
+        raise SettingsError(f"--{str(exc).replace('_', '-')}") from None
+    if not parts:
+        raise SettingsError(f"suite {suite.name}: no part of it runs any of --frameworks/--workloads given")
+    return tuple(parts)
 
 
 def build(args, root: Path, *, default_suite: str | None = None) -> Settings:
@@ -108,16 +171,19 @@ def build(args, root: Path, *, default_suite: str | None = None) -> Settings:
     if get("trials") is not None and get("trials") < 1:
         raise SettingsError(f"--trials: expected at least 1, got {get('trials')}")
     server_default, load_default = default_split()
+    frameworks = parse_list("--frameworks", get("frameworks"))
+    workloads = parse_list("--workloads", get("workloads"), WORKLOADS)
+    parts = plan(suite, frameworks, workloads, profile_flags(args))
     return Settings(
         root=root,
         suite=suite,
-        frameworks=parse_list("--frameworks", get("frameworks")) or (suite.frameworks if suite else None),
-        workloads=parse_list("--workloads", get("workloads"), WORKLOADS) or (suite.workloads if suite else None),
+        frameworks=suites.union(part.frameworks for part in parts),
+        workloads=suites.union(part.workloads for part in parts),
         duration=pick("duration", get("duration"), suite and suite.duration),
         warmup=pick("warmup", get("warmup"), suite and suite.warmup),
         trials=pick("trials", get("trials"), suite and suite.trials),
-        connections=pick("connections", get("connections") and parse_connections(get("connections")),
-                         suite and suite.connections),
+        profile=parts[0].profile,
+        parts=parts,
         driver=get("driver") or defaults.driver,
         server_cpus=parse_cpus("--server-cpus", get("server_cpus")) if get("server_cpus") else server_default,
         load_cpus=parse_cpus("--load-cpus", get("load_cpus")) if get("load_cpus") else load_default,

@@ -6,7 +6,9 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import profiles
 from .catalog import WORKLOADS
+from .profiles import Profile, ProfileError
 
 
 class SuiteError(ValueError):
@@ -14,26 +16,53 @@ class SuiteError(ValueError):
 
 
 @dataclass(frozen=True)
+class Part:
+    """Frameworks x workloads driven by one profile; a suite is one or more parts, run in order."""
+
+    name: str
+    frameworks: tuple[str, ...] | None  # None: every available framework
+    workloads: tuple[str, ...] | None  # None: every workload a framework implements
+    profile: Profile
+
+
+@dataclass(frozen=True)
 class Suite:
     name: str
     description: str
-    frameworks: tuple[str, ...] | None  # None: every available framework
-    workloads: tuple[str, ...] | None  # None: every workload a framework implements
-    connections: tuple[int, ...] | None
+    parts: tuple[Part, ...]
     duration: float | None
     warmup: float | None
     trials: int | None
 
+    @property
+    def frameworks(self) -> tuple[str, ...] | None:
+        return union(part.frameworks for part in self.parts)
 
-_KEYS = {"description", "frameworks", "workloads", "connections", "duration", "warmup", "trials"}
+    @property
+    def workloads(self) -> tuple[str, ...] | None:
+        return union(part.workloads for part in self.parts)
 
 
-def _names(path: Path, data: dict, field: str) -> tuple[str, ...] | None:
+def union(selections) -> tuple[str, ...] | None:
+    """Every name of the selections in first-seen order; None (everything) if any selection is None."""
+    names: list[str] = []
+    for selection in selections:
+        if selection is None:
+            return None
+        names.extend(n for n in selection if n not in names)
+    return tuple(names)
+
+
+_PART_KEYS = {"name", "frameworks", "workloads", *profiles.KEYS}
+_KEYS = {"description", "duration", "warmup", "trials", "runs"} | _PART_KEYS - {"name"}
+
+
+def _names(where: str, data: dict, field: str) -> tuple[str, ...] | None:
     value = data.get(field)
     if value is None or value == "all":
         return None
     if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-        raise SuiteError(f"{path}: {field}: expected \"all\" or a non-empty list of strings, got {value!r}")
+        raise SuiteError(f"{where}{field}: expected \"all\" or a non-empty list of strings, got {value!r}")
     return tuple(value)
 
 
@@ -46,6 +75,25 @@ def _number(path: Path, data: dict, field: str, kind: type, minimum: float) -> f
     return kind(value)
 
 
+def _part(where: str, data: dict, defaults: dict, base: Profile, name: str) -> Part:
+    unknown = sorted(set(data) - _PART_KEYS)
+    if unknown:
+        raise SuiteError(f"{where}{unknown[0]}: unknown key (expected one of {sorted(_PART_KEYS)})")
+    merged = {**defaults, **data}
+    workloads = _names(where, merged, "workloads")
+    for workload in workloads or ():
+        if workload not in WORKLOADS:
+            raise SuiteError(f"{where}workloads: unknown workload {workload!r} (known: {', '.join(WORKLOADS)})")
+    try:
+        profile = profiles.parse(data, base)
+    except ProfileError as exc:
+        raise SuiteError(f"{where}{exc}") from None
+    label = data.get("name", name)
+    if not isinstance(label, str) or not label:
+        raise SuiteError(f"{where}name: expected a non-empty string, got {label!r}")
+    return Part(label, _names(where, merged, "frameworks"), workloads, profile)
+
+
 def load(path: Path) -> Suite:
     try:
         data = tomllib.loads(path.read_text())
@@ -54,25 +102,22 @@ def load(path: Path) -> Suite:
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise SuiteError(f"{path}: {unknown[0]}: unknown key (expected one of {sorted(_KEYS)})")
-    workloads = _names(path, data, "workloads")
-    for workload in workloads or ():
-        if workload not in WORKLOADS:
-            raise SuiteError(f"{path}: workloads: unknown workload {workload!r} (known: {', '.join(WORKLOADS)})")
-    connections = data.get("connections")
-    if connections is not None:
-        if isinstance(connections, int):
-            connections = [connections]
-        if (not isinstance(connections, list) or not connections
-                or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 1 for c in connections)):
-            raise SuiteError(f"{path}: connections: expected a positive integer or a list of them, "
-                             f"got {data.get('connections')!r}")
-        connections = tuple(connections)
     description = data.get("description", "")
     if not isinstance(description, str):
         raise SuiteError(f"{path}: description: expected a string, got {description!r}")
+    top = {k: v for k, v in data.items() if k in _PART_KEYS}
+    base = _part(f"{path}: ", top, {}, Profile(), path.stem)
+    runs = data.get("runs")
+    if runs is None:
+        parts = (base,)
+    else:
+        if not isinstance(runs, list) or not runs or not all(isinstance(r, dict) for r in runs):
+            raise SuiteError(f"{path}: runs: expected one or more [[runs]] tables, got {runs!r}")
+        selection = {k: v for k, v in top.items() if k in ("frameworks", "workloads")}
+        parts = tuple(_part(f"{path}: runs[{i}].", run, selection, base.profile, f"{path.stem}-{i + 1}")
+                      for i, run in enumerate(runs))
     return Suite(
-        name=path.stem, description=description, frameworks=_names(path, data, "frameworks"),
-        workloads=workloads, connections=connections,
+        name=path.stem, description=description, parts=parts,
         duration=_number(path, data, "duration", float, 0.5), warmup=_number(path, data, "warmup", float, 0),
         trials=_number(path, data, "trials", int, 1),
     )

@@ -75,6 +75,7 @@ def parse(summary: str, percentiles: str, client_cpu_s: float, sessions_requeste
 def run(spec: LoadSpec, log: Path | None = None) -> LoadResult:
     if spec.target.websocket_message is not None:
         raise DriverError("ab cannot drive WebSocket workloads")
+    spec.require_closed_loop("ab")
     with tempfile.TemporaryDirectory(prefix="ab-") as tmp:
         csv_path = Path(tmp) / "percentiles.csv"
         argv = ["ab", "-q", "-k", "-c", str(spec.connections), "-t", f"{max(1, round(spec.duration))}",

@@ -8,6 +8,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ..profiles import Burst
 from ..workloads import Target
 
 PERCENTILES = ("p50", "p75", "p90", "p99", "p99_9", "p99_99")
@@ -29,6 +30,13 @@ class LoadSpec:
     duration: float
     cpus: tuple[int, ...]
     timeout: float = 5.0
+    rate: float | None = None  # open loop at this many requests/s in total; None: closed loop
+    burst: Burst | None = None  # concurrency steps during one run (closed loop)
+
+    def require_closed_loop(self, tool: str) -> None:
+        """wrk and ab only keep a fixed number of connections busy: refuse what they would silently ignore."""
+        if self.rate is not None or self.burst is not None:
+            raise DriverError(f"{tool} cannot run open-loop rates or bursts; use --driver native")
 
     @property
     def url(self) -> str:

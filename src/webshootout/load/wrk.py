@@ -31,6 +31,7 @@ def parse(data: dict, client_cpu_s: float, sessions_requested: bool) -> LoadResu
 def run(spec: LoadSpec, log: Path | None = None) -> LoadResult:
     if spec.target.websocket_message is not None:
         raise DriverError("wrk cannot drive WebSocket workloads")
+    spec.require_closed_loop("wrk")
     with tempfile.TemporaryDirectory(prefix="wrk-") as tmp:
         out = Path(tmp) / "summary.json"
         argv = ["wrk", "-t", str(spec.threads), "-c", str(max(spec.connections, spec.threads)),

@@ -1,0 +1,198 @@
+"""Load profiles: how each workload is driven, expanded into the load points a run measures."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SLO_P99_MS = 10.0
+AUTO = "auto"
+
+
+class ProfileError(ValueError):
+    """A profile value that makes no sense; the message names the field and the value."""
+
+
+@dataclass(frozen=True)
+class RateSweep:
+    """Open-loop rates from `start` to `stop` in `steps` even steps; `auto` derives them from capacity."""
+
+    start: float = 0.0
+    stop: float = 0.0
+    steps: int = 8
+    auto: bool = False
+
+    def rates(self, capacity: float | None = None) -> tuple[float, ...]:
+        start, stop = (0.1 * capacity, 1.2 * capacity) if self.auto else (self.start, self.stop)
+        if self.steps == 1:
+            return (round(stop),)
+        step = (stop - start) / (self.steps - 1)
+        return tuple(max(1.0, round(start + i * step)) for i in range(self.steps))
+
+
+@dataclass(frozen=True)
+class Burst:
+    """One run whose concurrency steps up: `steps` connections, each held for `step_seconds`."""
+
+    steps: tuple[int, ...]
+    step_seconds: float
+
+    @property
+    def duration(self) -> float:
+        return self.step_seconds * len(self.steps)
+
+
+@dataclass(frozen=True)
+class Profile:
+    connections: tuple[int, ...] = (64,)
+    rates: tuple[float, ...] = ()  # open loop at each rate (per connection count)
+    rate_sweep: RateSweep | None = None
+    burst: Burst | None = None
+    hash_n: tuple[int, ...] = (1,)
+    session_modes: tuple[bool, ...] = (True,)  # True: a cookie jar per connection; False: cookieless
+    websocket_rate: float | None = None  # messages per second in total; None: closed loop
+    workers: int | None = None  # WORKERS for every server; None: one per server CPU
+    slo_p99_ms: float = SLO_P99_MS
+
+
+@dataclass(frozen=True)
+class Point:
+    """One load point of one workload: what the driver is told, and the label results are keyed by."""
+
+    connections: int
+    rate: float | None = None
+    burst: Burst | None = None
+    hash_n: int | None = None
+    sessions: bool | None = None  # only for the session workload
+    capacity_probe: bool = False  # the closed-loop run an automatic rate sweep is derived from
+
+    @property
+    def mode(self) -> str:
+        return "burst" if self.burst else ("open" if self.rate is not None else "closed")
+
+    @property
+    def label(self) -> str:
+        if self.burst:
+            parts = [f"burst {'>'.join(map(str, self.burst.steps))} x {self.burst.step_seconds:g}s"]
+        else:
+            parts = [f"c={self.connections}"]
+            if self.rate is not None:
+                parts.append(f"rate={self.rate:g}")
+        if self.hash_n is not None:
+            parts.append(f"n={self.hash_n}")
+        if self.sessions is False:
+            parts.append("cookieless")
+        return " ".join(parts)
+
+
+def points(profile: Profile, workload: str, capacity: float | None = None) -> list[Point]:
+    """The load points of a workload. An automatic rate sweep needs `capacity` (req/s, closed loop)."""
+    variants: list[dict] = [{}]
+    if workload == "hash":
+        variants = [{"hash_n": n} for n in profile.hash_n]
+    elif workload == "session":
+        variants = [{"sessions": mode} for mode in profile.session_modes]
+    rates = list(profile.rates)
+    if profile.rate_sweep is not None and (not profile.rate_sweep.auto or capacity is not None):
+        rates.extend(profile.rate_sweep.rates(capacity))
+    if workload == "websocket" and profile.websocket_rate is not None:
+        rates = [profile.websocket_rate]
+    found: list[Point] = []
+    for extra in variants:
+        if profile.burst is not None and workload != "websocket":  # a burst replaces the steady points
+            found.append(Point(profile.burst.steps[0], burst=profile.burst, **extra))
+            continue
+        for connections in profile.connections:
+            if not rates:
+                found.append(Point(connections, **extra))
+            found.extend(Point(connections, rate=rate, **extra) for rate in rates)
+    return found
+
+
+def needs_capacity(profile: Profile, workload: str) -> bool:
+    return profile.rate_sweep is not None and profile.rate_sweep.auto and workload != "websocket"
+
+
+def sustainable_rate(points: list[tuple[float, float | None]], slo_p99_ms: float) -> float | None:
+    """Highest achieved rate whose p99 (µs) stays under the SLO, over (achieved_rate, p99_us) pairs.
+
+    A rate counts only if every lower rate also met the SLO: a pass above a failure is noise, not capacity.
+    """
+    best = None
+    for rate, p99 in sorted(points):
+        if p99 is None or p99 > slo_p99_ms * 1000:
+            break
+        best = rate
+    return best
+
+
+# -- parsing (suite files and flags share it) ---------------------------------------------------------------
+
+def _positive_ints(field: str, value) -> tuple[int, ...]:
+    items = value if isinstance(value, list) else [value]
+    if not items or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in items):
+        raise ProfileError(f"{field}: expected a positive integer or a list of them, got {value!r}")
+    return tuple(items)
+
+
+def _positive_number(field: str, value) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise ProfileError(f"{field}: expected a number > 0, got {value!r}")
+    return float(value)
+
+
+def parse_rate_sweep(value) -> RateSweep:
+    if value == AUTO:
+        return RateSweep(auto=True)
+    if not isinstance(value, dict) or set(value) - {"from", "to", "steps"} or not {"from", "to"} <= set(value):
+        raise ProfileError(f"rate_sweep: expected \"auto\" or {{ from = R, to = R, steps = N }}, got {value!r}")
+    sweep = RateSweep(_positive_number("rate_sweep.from", value["from"]),
+                      _positive_number("rate_sweep.to", value["to"]),
+                      _positive_ints("rate_sweep.steps", value.get("steps", 8))[0])
+    if sweep.stop < sweep.start:
+        raise ProfileError(f"rate_sweep: `to` ({sweep.stop:g}) is below `from` ({sweep.start:g})")
+    return sweep
+
+
+def parse_burst(value) -> Burst:
+    if not isinstance(value, dict) or set(value) - {"steps", "step_seconds"} or "steps" not in value:
+        raise ProfileError(f"burst: expected {{ steps = [C, ...], step_seconds = S }}, got {value!r}")
+    return Burst(_positive_ints("burst.steps", value["steps"]),
+                 _positive_number("burst.step_seconds", value.get("step_seconds", 5)))
+
+
+def parse_sessions(value) -> tuple[bool, ...]:
+    modes = {"sessions": (True,), "cookieless": (False,), "both": (True, False)}
+    if value not in modes:
+        raise ProfileError(f"sessions: expected one of {sorted(modes)}, got {value!r}")
+    return modes[value]
+
+
+KEYS = ("connections", "rate", "rate_sweep", "burst", "hash_n", "sessions", "websocket_rate", "workers",
+        "slo_p99_ms")
+
+
+def parse(table: dict, base: Profile = Profile()) -> Profile:
+    """A profile from a suite table's keys (those in KEYS), over `base`."""
+    fields = {}
+    if "connections" in table:
+        fields["connections"] = _positive_ints("connections", table["connections"])
+    if "rate" in table:
+        rates = table["rate"] if isinstance(table["rate"], list) else [table["rate"]]
+        fields["rates"] = tuple(_positive_number("rate", r) for r in rates)
+    if "rate_sweep" in table:
+        fields["rate_sweep"] = parse_rate_sweep(table["rate_sweep"])
+    if "burst" in table:
+        fields["burst"] = parse_burst(table["burst"])
+    if "hash_n" in table:
+        fields["hash_n"] = _positive_ints("hash_n", table["hash_n"])
+        if max(fields["hash_n"]) > 100000:
+            raise ProfileError(f"hash_n: at most 100000 (the contract's limit), got {table['hash_n']!r}")
+    if "sessions" in table:
+        fields["session_modes"] = parse_sessions(table["sessions"])
+    if "websocket_rate" in table:
+        fields["websocket_rate"] = _positive_number("websocket_rate", table["websocket_rate"])
+    if "workers" in table:
+        fields["workers"] = _positive_ints("workers", table["workers"])[0]
+    if "slo_p99_ms" in table:
+        fields["slo_p99_ms"] = _positive_number("slo_p99_ms", table["slo_p99_ms"])
+    return Profile(**{**base.__dict__, **fields})
