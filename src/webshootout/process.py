@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -23,6 +24,25 @@ OWNER_VAR = "WEBSHOOTOUT_OWNER"  # pid of the harness that started it, so concur
 
 class StartError(RuntimeError):
     pass
+
+
+# 10,000 connections need 10,000 descriptors on each side; servers inherit the harness's limit.
+FD_LIMIT = 1 << 20
+
+
+def raise_fd_limit(wanted: int = FD_LIMIT) -> int:
+    """Raises this process's open-file limit (the hard one too when root); returns the soft limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, wanted))
+            return wanted
+        except (ValueError, OSError):
+            wanted = hard  # not root: the hard limit is as far as we may go
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return max(soft, target)
 
 
 def free_port() -> int:

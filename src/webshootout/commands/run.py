@@ -8,12 +8,12 @@ import sys
 import time
 from datetime import datetime, timezone
 
-from .. import catalog, harness, load, machine, profiles, provision
+from .. import catalog, harness, load, machine, process, profiles, provision
 from ..harness import Fault, say
 from ..load import DriverError, LoadSpec
 from ..process import log_tail
-from ..report import terminal
 from ..profiles import Point
+from ..report import terminal
 from ..results import RunDir, new_run_dir, trial_key
 from ..sampler import Sampler
 from ..settings import Settings
@@ -193,6 +193,7 @@ def run(settings: Settings, argv: list[str]) -> int:
     everything = catalog.discover(settings.root)
     variants = catalog.select(everything, settings.frameworks)
     provision.ensure_harness_tools(say)  # a fresh machine has no wrk or ab yet
+    process.raise_fd_limit()  # before any server or load generator starts: they inherit it
     if settings.resume:
         rundir = RunDir(settings.resume)
         rundir.read_meta()
