@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from . import catalog, suites
-from .commands import check, clean, report, run, setup
+from .commands import check, clean, compare, report, run, setup
 from .commands import list as list_cmd
 from .load.base import DriverError
 from .provision import SetupError
@@ -46,8 +46,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--load-cpus", metavar="CPUS", help="CPUs for the load generator (default: second half)")
     p.add_argument("--out", metavar="DIR", help="parent directory of the run directory (default runs/)")
     p.add_argument("--resume", metavar="RUN_DIR", help="continue a run, skipping trials already recorded")
-    p = sub.add_parser("report", help="print a run's tables again from its files")
+    p = sub.add_parser("report", help="write report.html, report.md and summary.json into a run; print one")
     p.add_argument("run_dir", metavar="RUN_DIR")
+    p.add_argument("--format", choices=("terminal", "markdown", "html", "json"), default="terminal",
+                   help="what to print (default terminal); the three files are written either way")
+    p = sub.add_parser("compare", help="per framework and workload: did B change against A, and is it real")
+    p.add_argument("run_a", metavar="RUN_A")
+    p.add_argument("run_b", metavar="RUN_B")
+    p.add_argument("--format", choices=("terminal", "markdown", "html"), default="terminal")
     p = sub.add_parser("clean", help="remove framework build output so the next setup rebuilds")
     p.add_argument("--frameworks", metavar="IDS", help="only these ids")
     return top
@@ -63,7 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _terminate)  # stop like Ctrl-C: servers and PostgreSQL are cleaned up
     try:
         if args.command == "report":
-            return report.run(Path(args.run_dir))
+            return report.run(Path(args.run_dir), args.format)
+        if args.command == "compare":
+            return compare.run(Path(args.run_a), Path(args.run_b), args.format)
         settings = build(args, ROOT, default_suite=suites_default(args))
         if args.command == "list":
             return list_cmd.run(settings)

@@ -1,15 +1,13 @@
-"""`shootout report RUN_DIR`: print the tables again from the run's files."""
+"""`shootout report RUN_DIR`: write report.html, report.md and summary.json into the run, print one format."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ..report import terminal
-from ..results import RunDir
+from .. import report
 
 
-def run(run_dir: Path) -> int:
-    rundir = RunDir(run_dir)
-    rundir.read_meta()
-    print(terminal.render(rundir.lines()))
+def run(run_dir: Path, fmt: str = "terminal") -> int:
+    data = report.write_all(run_dir)
+    print(report.FORMATS[fmt](data), end="" if fmt == "json" else "\n")
     return 0

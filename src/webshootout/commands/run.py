@@ -13,7 +13,7 @@ from ..harness import Fault, say
 from ..load import DriverError, LoadSpec
 from ..process import log_tail
 from ..profiles import Point
-from ..report import terminal
+from ..report import terminal, write_all
 from ..results import RunDir, new_run_dir, trial_key
 from ..sampler import Sampler
 from ..settings import Settings
@@ -220,6 +220,6 @@ def run(settings: Settings, argv: list[str]) -> int:
         say(f"interrupted: finished trials are kept in {rundir.results}; continue with "
             f"--resume {rundir.path}")
         return 130
-    print(terminal.render(rundir.lines()), file=sys.stdout)
+    print(terminal.render(write_all(rundir.path)), file=sys.stdout)  # writes report.html, report.md, summary.json
     say(f"results: {rundir.results}")
     return 0

@@ -1,68 +1,28 @@
-"""The terminal table: one per workload, a row per framework and load point."""
+"""The terminal table: one per workload, a row per framework and load point, ranked with ties."""
 
 from __future__ import annotations
 
-from collections import defaultdict
+from . import fmt
 
-from .. import stats
-
-NOISY_CV = 0.05
+LEFT = {0, 1, 2, 12}  # text columns; numbers align right
 
 
-def _ms(us: float | None) -> str:
-    return "-" if us is None else f"{us / 1000:.2f}"
-
-
-def _rows(trials: list[dict]) -> list[tuple[str, ...]]:
-    groups: dict[tuple, list[dict]] = defaultdict(list)
-    for line in trials:
-        groups[(line["framework"], line["connections"])].append(line)
-    rows = []
-    for (framework, connections), lines in groups.items():
-        rps = [line["rps"] for line in lines]
-        flags = sorted({flag for line in lines for flag in line.get("flags", [])}
-                       | ({"noisy"} if stats.cv(rps) > NOISY_CV else set())
-                       | ({"cookieless"} if any("cookieless" in n for line in lines for n in line["notes"]) else set()))
-        rows.append((
-            framework, str(connections), f"{stats.median(rps):,.0f}", f"{min(rps):,.0f}-{max(rps):,.0f}",
-            # Median over trials of each trial's percentile; merged histograms replace this later.
-            _ms(stats.median([line["latency_us"]["p50"] for line in lines])),
-            _ms(stats.median([line["latency_us"]["p99"] for line in lines])),
-            str(sum(sum(line["errors"].values()) for line in lines)),
-            f"{stats.median([line['server_cpu_percent'] for line in lines]):.0f}",
-            f"{max(line['server_rss_peak_mb'] for line in lines):.0f}",
-            ",".join(flags),
-        ))
-    return sorted(rows, key=lambda r: -float(r[2].replace(",", "")))
-
-
-HEADER = ("framework", "conns", "req/s", "min-max", "p50 ms", "p99 ms", "errors", "CPU %", "RSS MB", "flags")
-
-
-def _table(rows: list[tuple[str, ...]]) -> str:
-    widths = [max(len(row[i]) for row in [HEADER, *rows]) for i in range(len(HEADER))]
+def table(header: tuple[str, ...], rows: list[tuple[str, ...]], left: set[int]) -> str:
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     lines = []
-    for row in [HEADER, *rows]:
-        cells = [c.ljust(w) if i in (0, 9) else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))]
+    for row in [header, *rows]:
+        cells = [c.ljust(w) if i in left else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)
 
 
-def render(lines: list[dict]) -> str:
+def render(summary: dict) -> str:
     out = []
-    by_workload: dict[str, list[dict]] = defaultdict(list)
-    for line in lines:
-        if line["kind"] == "trial":
-            by_workload[line["workload"]].append(line)
-    for workload, trials in by_workload.items():
-        out.append(f"\n== {workload} ==\n{_table(_rows(trials))}")
-    problems = [line for line in lines if line["kind"] in ("fault", "skipped")
-                or (line["kind"] == "verification" and not line["passed"])]
-    if problems:
+    for workload in summary["workloads"]:
+        rows = [fmt.main_row(point, result) for point in workload["points"] for result in point["results"]]
+        out.append(f"\n== {workload['workload']} ==\n{table(fmt.MAIN_HEADER, rows, LEFT)}\n"
+                   f"{fmt.latency_note(workload)}")
+    if summary["not_measured"]:
         out.append("\n== not measured ==")
-        for line in problems:
-            what = line["framework"] + (f" {line['workload']}" if line.get("workload") else "")
-            kind = {"fault": f"fault at {line.get('stage')}", "skipped": "skipped",
-                    "verification": "failed verification"}[line["kind"]]
-            out.append(f"{what}: {kind}: {line['reason']}")
+        out.extend(fmt.not_measured_line(item) for item in summary["not_measured"])
     return "\n".join(out) if out else "(no results)"

@@ -1,0 +1,133 @@
+"""The summary every report renders, checked against the committed fixture run and its schema."""
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from webshootout import stats
+from webshootout.report import summary
+from webshootout.results import RunDir
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURE = ROOT / "tests" / "fixtures" / "runs" / "baseline"
+SCHEMA = json.loads((ROOT / "schemas" / "summary.schema.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def lines():
+    return RunDir(FIXTURE).lines()
+
+
+@pytest.fixture(scope="module")
+def data(lines):
+    return summary.summarize(RunDir(FIXTURE).read_meta(), lines)
+
+
+def _result(data, workload, label, framework):
+    point = next(p for w in data["workloads"] if w["workload"] == workload for p in w["points"] if p["label"] == label)
+    return next(r for r in point["results"] if r["framework"] == framework)
+
+
+def test_summary_matches_its_schema(data):
+    jsonschema.validate(json.loads(summary.to_json(data)), SCHEMA)
+
+
+def test_points_are_ordered_closed_first_then_profiles(data):
+    assert [[p["label"] for p in w["points"]] for w in data["workloads"]] == [
+        ["c=16", "c=64"], ["c=64", "burst 16>256>16 x 2s"]]
+
+
+def test_throughput_statistics_come_from_the_trials(data, lines):
+    rps = [line["rps"] for line in lines if line["kind"] == "trial" and line["framework"] == "alpha"
+           and line["workload"] == "plaintext" and line["connections"] == 64]
+    result = _result(data, "plaintext", "c=64", "alpha")
+    assert result["rps"]["median"] == round(sorted(rps)[1], 1)
+    assert (result["rps"]["min"], result["rps"]["max"]) == (round(min(rps), 1), round(max(rps), 1))
+    assert result["rps"]["ci95"] == [round(min(rps), 1), round(max(rps), 1)]  # 3 trials: min-max
+    assert result["rps"]["cv"] == round(stats.cv(rps), 4)
+
+
+def test_overlapping_intervals_tie_and_ranks_count_entries(data):
+    labels = {r["framework"]: r["rank_label"] for r in data["workloads"][0]["points"][1]["results"]}
+    assert labels == {"alpha": "=1st", "beta": "=1st", "gamma": "3rd"}
+    labels = {r["framework"]: r["rank_label"] for r in data["workloads"][1]["points"][0]["results"]}
+    assert labels == {"alpha": "1st", "beta": "2nd"}
+
+
+def test_latency_is_merged_from_histograms_when_every_trial_has_one(data, lines):
+    trials = [line for line in lines if line["kind"] == "trial" and line["framework"] == "beta"
+              and line["workload"] == "json" and line["connections"] == 64]
+    counts: dict[float, int] = {}
+    for trial in trials:
+        for value, count in trial["latency_histogram"]:
+            counts[value] = counts.get(value, 0) + count
+    total = sum(counts.values())
+    running, p99 = 0, None
+    for value in sorted(counts):
+        running += counts[value]
+        if running >= 0.99 * total:
+            p99 = value
+            break
+    latency = _result(data, "json", "c=64", "beta")["latency_us"]
+    assert latency["merged"] is True
+    assert latency["p99"] == p99
+    assert latency["source"] == "merged histograms of 3 trials"
+
+
+def test_latency_without_histograms_is_the_median_trials_own(data, lines):
+    trials = sorted((line for line in lines if line["kind"] == "trial" and line["framework"] == "gamma"
+                     and line["workload"] == "plaintext" and line["connections"] == 16), key=lambda t: t["rps"])
+    latency = _result(data, "plaintext", "c=16", "gamma")["latency_us"]
+    assert latency["merged"] is False
+    assert latency["p99"] == trials[1]["latency_us"]["p99"]
+    assert latency["source"].startswith(f"trial {trials[1]['trial']} (median req/s; wrk keeps no histogram")
+
+
+def test_efficiency_and_cost(data, lines):
+    trials = [line for line in lines if line["kind"] == "trial" and line["framework"] == "gamma"
+              and line["workload"] == "plaintext" and line["connections"] == 64]
+    result = _result(data, "plaintext", "c=64", "gamma")
+    per_cpu = sorted(t["rps"] / (t["server_cpu_percent"] / 100) for t in trials)[1]
+    assert result["requests_per_cpu_second"] == round(per_cpu, 1)
+    assert result["server_rss_peak_mb"] == max(t["server_rss_peak_mb"] for t in trials)
+
+
+def test_burst_keeps_the_median_trials_timeline_and_errors(data):
+    result = _result(data, "json", "burst 16>256>16 x 2s", "alpha")
+    assert [s["second"] for s in result["timeline"]] == [1, 2, 3, 4, 5, 6]
+    assert result["errors"] == 9 and result["errors_by_kind"] == {"timeout": 9}
+    assert "errors" in result["flags"]
+
+
+def test_not_measured_lists_every_reason(data):
+    assert [(i["framework"], i["workload"], i["what"]) for i in data["not_measured"]] == [
+        ("gamma", "json", "failed verification"), ("delta", None, "fault at start"), ("epsilon", None, "skipped")]
+    assert "text/html" in data["not_measured"][0]["reason"]
+
+
+def _line(trial, rps, **extra):
+    return {"kind": "trial", "framework": "x", "workload": "plaintext", "connections": 8, "trial": trial,
+            "driver": "native", "rps": rps, "requests": int(rps), "errors": {"status": 0},
+            "latency_us": {"p50": 1.0, "p99": 2.0}, "server_cpu_percent": 50.0, "server_rss_peak_mb": 10.0,
+            "flags": [], "notes": [], **extra}
+
+
+def test_flags_noisy_below_rate_and_load_points_by_rate():
+    lines = [_line(1, 1000.0, mode="open", target_rate=1000, achieved_rate=1000.0, rate=1000),
+             _line(2, 900.0, mode="open", target_rate=1000, achieved_rate=980.0, rate=1000),
+             _line(1, 500.0, mode="open", target_rate=500, achieved_rate=500.0, rate=500)]
+    data = summary.summarize({}, lines)
+    points = data["workloads"][0]["points"]
+    assert [p["label"] for p in points] == ["c=8 rate=500", "c=8 rate=1000"]
+    # CV of [1000, 900] is 70.7 / 950 = 7.4 % > 5 %; 980 < 99 % of 1000.
+    assert points[1]["results"][0]["flags"] == ["below-rate", "noisy"]
+    assert points[0]["results"][0]["flags"] == []
+    assert summary.sweeps(data["workloads"][0])[0]["axis"] == "rate"
+
+
+def test_a_partial_histogram_set_is_not_merged():
+    lines = [_line(1, 100.0, latency_histogram=[[5, 1]]), _line(2, 110.0), _line(3, 120.0)]
+    latency = summary.summarize({}, lines)["workloads"][0]["points"][0]["results"][0]["latency_us"]
+    assert latency["merged"] is False and latency["source"].startswith("trial 2 ")
