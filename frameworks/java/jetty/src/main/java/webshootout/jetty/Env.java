@@ -1,0 +1,33 @@
+package webshootout.jetty;
+
+/** The harness's environment variables, read once at start; a missing or bad one stops the server. */
+record Env(String host, int port, int workers, String hashFile, String staticDir,
+           String pgHost, int pgPort, String pgUser, String pgPassword, String pgDatabase) {
+
+    static Env fromSystem() {
+        return new Env(required("HOST"), number("PORT"), number("WORKERS"), required("HASH_FILE"),
+                required("STATIC_DIR"), required("PGHOST"), number("PGPORT"), required("PGUSER"),
+                required("PGPASSWORD"), required("PGDATABASE"));
+    }
+
+    private static String required(String name) {
+        String value = System.getenv(name);
+        if (value == null || value.isEmpty()) {
+            throw new IllegalStateException("environment variable " + name + " is not set");
+        }
+        return value;
+    }
+
+    private static int number(String name) {
+        String value = required(name);
+        try {
+            int n = Integer.parseInt(value);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below with the value
+        }
+        throw new IllegalStateException("environment variable " + name + "=" + value + " is not a positive integer");
+    }
+}

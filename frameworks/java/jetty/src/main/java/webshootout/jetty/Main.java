@@ -1,0 +1,66 @@
+package webshootout.jetty;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.zaxxer.hikari.HikariDataSource;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.eclipse.jetty.ee10.servlet.ResourceServlet;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.ee10.websocket.server.config.JettyWebSocketServletContainerInitializer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.component.LifeCycle;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/** Embedded Jetty 12 with one plain servlet per workload, thread per request. */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Env env = Env.fromSystem();
+        HikariDataSource pool = Database.pool(env);
+        ObjectMapper mapper = new ObjectMapper();
+
+        // Blocking JDBC holds a thread per database request, so the pool has room for every pooled
+        // connection's request plus the CPU-bound ones; idle keep-alive connections hold no thread.
+        int maxThreads = Math.max(32, 16 * env.workers());
+        QueuedThreadPool threads = new QueuedThreadPool(maxThreads, Math.min(8, maxThreads));
+        threads.setName("http");
+        Server server = new Server(threads);
+        ServerConnector connector = new ServerConnector(server, 1, env.workers());
+        connector.setHost(env.host());
+        connector.setPort(env.port());
+        server.addConnector(connector);
+
+        ServletContextHandler context = new ServletContextHandler();
+        context.setContextPath("/");
+        context.addServlet(new ServletHolder(new HelloServlets.Plaintext()), "/plaintext");
+        context.addServlet(new ServletHolder(new HelloServlets.Json(mapper)), "/json");
+        context.addServlet(new ServletHolder(new DbServlet(pool, mapper)), "/db");
+        context.addServlet(new ServletHolder(new SessionServlet(pool, mapper)), "/session");
+        context.addServlet(new ServletHolder(new HashServlet(Path.of(env.hashFile()))), "/hash");
+        ServletHolder files = new ServletHolder("static", ResourceServlet.class);
+        files.setInitParameter("baseResource", Path.of(env.staticDir()).toUri().toString());
+        files.setInitParameter("pathInfoOnly", "true");
+        files.setInitParameter("dirAllowed", "false");
+        context.addServlet(files, "/static/*");
+        JettyWebSocketServletContainerInitializer.configure(context, (servletContext, container) -> {
+            container.setIdleTimeout(Duration.ofMinutes(5));
+            container.addMapping("/ws", (upgradeRequest, upgradeResponse) -> new EchoSocket());
+        });
+        server.setHandler(context);
+
+        // SIGTERM runs the JVM's shutdown hooks: Jetty stops, then the pool closes.
+        server.setStopAtShutdown(true);
+        server.addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStopped(LifeCycle event) {
+                pool.close();
+            }
+        });
+        server.start();
+        server.join();
+    }
+}
