@@ -1,0 +1,9 @@
+// One client connection: HTTP/1.1 keep-alive requests until the client leaves, or a WebSocket echo.
+#pragma once
+
+#include "workloads.hpp"
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+boost::asio::awaitable<void> serve(Worker& worker, boost::asio::ip::tcp::socket socket);

@@ -1,0 +1,39 @@
+#include "settings.hpp"
+
+#include <charconv>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace {
+
+std::string required(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') {
+    throw std::runtime_error(std::string("environment variable ") + name + " is not set");
+  }
+  return value;
+}
+
+long integer(const char* name, long low, long high) {
+  const std::string text = required(name);
+  long value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < low || value > high) {
+    throw std::runtime_error(std::string(name) + "='" + text + "' is not an integer in " +
+                             std::to_string(low) + ".." + std::to_string(high));
+  }
+  return value;
+}
+
+}  // namespace
+
+Settings Settings::from_environment() {
+  return Settings{
+      .host = required("HOST"),
+      .port = static_cast<unsigned short>(integer("PORT", 1, 65535)),
+      .workers = static_cast<int>(integer("WORKERS", 1, 1024)),
+      .database_url = required("DATABASE_URL"),
+      .hash_file = required("HASH_FILE"),
+      .static_dir = required("STATIC_DIR"),
+  };
+}

@@ -1,0 +1,16 @@
+// What the harness hands the server, read once from the environment at start.
+#pragma once
+
+#include <string>
+
+struct Settings {
+  std::string host;
+  unsigned short port;
+  int workers;
+  std::string database_url;
+  std::string hash_file;
+  std::string static_dir;
+
+  // Throws std::runtime_error naming the variable and its value when one is missing or malformed.
+  static Settings from_environment();
+};
