@@ -1,0 +1,275 @@
+//! Command-line flags and their validation into a `Config`; every bad value is named in the error.
+
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::time::Duration;
+
+use clap::Parser;
+use regex::bytes::Regex;
+
+use crate::request::Template;
+
+#[derive(Parser, Debug, Clone)]
+#[command(name = "shootout-load", version, about = "HTTP/1.1 and WebSocket load generator with honest latency")]
+pub struct Args {
+    /// Connections (visitors) kept open in total.
+    #[arg(short = 'c', long, default_value_t = 64)]
+    pub connections: usize,
+    /// Threads, each with its own event loop (default: the CPUs this process may use).
+    #[arg(short = 't', long)]
+    pub threads: Option<usize>,
+    /// Measured time, e.g. 5s, 500ms, 1m.
+    #[arg(short = 'd', long, default_value = "5s", value_parser = parse_duration)]
+    pub duration: Duration,
+    /// Load before measuring starts (not recorded).
+    #[arg(long, default_value = "0s", value_parser = parse_duration)]
+    pub warmup: Duration,
+    /// How long one request may take before it counts as a timeout.
+    #[arg(long, default_value = "5s", value_parser = parse_duration)]
+    pub timeout: Duration,
+    /// Extra request header "Name: value" (repeatable).
+    #[arg(short = 'H', long = "header")]
+    pub headers: Vec<String>,
+    #[arg(short = 'm', long, default_value = "GET")]
+    pub method: String,
+    /// Request body: a string, or @path to read it from a file.
+    #[arg(long)]
+    pub body: Option<String>,
+    /// Open loop at this many requests per second in total (closed loop without it).
+    #[arg(short = 'R', long)]
+    pub rate: Option<f64>,
+    /// Every connection is one visitor with its own cookie jar.
+    #[arg(long, conflicts_with = "cookieless")]
+    pub sessions: bool,
+    /// No cookies are kept (the default).
+    #[arg(long)]
+    pub cookieless: bool,
+    #[arg(long, default_value_t = 200)]
+    pub expect_status: u16,
+    /// Every response body must equal this.
+    #[arg(long)]
+    pub expect_body: Option<String>,
+    /// Every response body must match this regular expression.
+    #[arg(long)]
+    pub expect_body_regex: Option<String>,
+    /// The body must be "Count is N", N rising by exactly one per request of the visitor.
+    #[arg(long, requires = "sessions")]
+    pub expect_counter: bool,
+    /// Open WebSocket connections and measure echo round trips of --message.
+    #[arg(long, requires = "message")]
+    pub websocket: bool,
+    #[arg(long, requires = "websocket")]
+    pub message: Option<String>,
+    /// Print the result as one JSON document on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Requests in flight per connection (HTTP/1.1 pipelining).
+    #[arg(long, default_value_t = 1)]
+    pub pipeline: usize,
+    /// http://host[:port]/path (ws:// with --websocket); {rand:A:B} in it is replaced per request.
+    pub url: String,
+}
+
+/// What the workers need, checked and prepared once.
+#[derive(Debug)]
+pub struct Config {
+    pub addr: SocketAddr,
+    pub connections: usize,
+    pub threads: usize,
+    pub duration: Duration,
+    pub warmup: Duration,
+    pub timeout: Duration,
+    pub rate: Option<f64>,
+    pub pipeline: usize,
+    pub sessions: bool,
+    pub expect_status: u16,
+    pub expect_body: Option<Vec<u8>>,
+    pub expect_body_regex: Option<Regex>,
+    pub expect_counter: bool,
+    pub head_request: bool,
+    pub template: Template,
+    /// The handshake to send and the message to echo, in WebSocket mode.
+    pub websocket: Option<(Vec<u8>, Vec<u8>)>,
+    pub json: bool,
+}
+
+impl Config {
+    /// Whether response bodies have to be kept to check them.
+    pub fn validates_body(&self) -> bool {
+        self.expect_body.is_some() || self.expect_body_regex.is_some() || self.expect_counter
+    }
+}
+
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let value: f64 = number.parse().map_err(|_| format!("expected a duration like 5s, 500ms or 1m, got {text:?}"))?;
+    let seconds = match unit {
+        "" | "s" => value,
+        "ms" => value / 1000.0,
+        "m" => value * 60.0,
+        "h" => value * 3600.0,
+        _ => return Err(format!("unknown unit {unit:?} in duration {text:?} (use ms, s, m or h)")),
+    };
+    Duration::try_from_secs_f64(seconds).map_err(|_| format!("duration {text:?} is out of range"))
+}
+
+struct Url {
+    host: String,
+    port: u16,
+    path: String,
+}
+
+fn parse_url(url: &str, websocket: bool) -> Result<Url, String> {
+    let (scheme, rest) = url.split_once("://").ok_or_else(|| format!("URL {url:?} has no scheme (http://...)"))?;
+    let allowed: &[&str] = if websocket { &["ws", "http"] } else { &["http"] };
+    if !allowed.contains(&scheme) {
+        return Err(format!("URL {url:?}: scheme {scheme:?} is not supported (use {})", allowed.join(" or ")));
+    }
+    let (authority, path) = match rest.find('/') {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, "/"),
+    };
+    let (host, port) = match authority.rsplit_once(':') {
+        Some((h, p)) if !p.contains(']') => {
+            (h, p.parse::<u16>().map_err(|_| format!("URL {url:?}: bad port {p:?}"))?)
+        }
+        _ => (authority, 80),
+    };
+    if host.is_empty() {
+        return Err(format!("URL {url:?} has no host"));
+    }
+    Ok(Url { host: host.to_string(), port, path: path.to_string() })
+}
+
+fn header_lines(headers: &[String]) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    for header in headers {
+        let (name, value) = header.split_once(':').ok_or_else(|| format!("--header {header:?}: expected \"Name: value\""))?;
+        let name = name.trim();
+        if name.is_empty() || name.bytes().any(|b| !b.is_ascii_graphic()) || value.contains(['\r', '\n']) {
+            return Err(format!("--header {header:?}: not a valid header"));
+        }
+        out.extend_from_slice(format!("{name}: {}\r\n", value.trim()).as_bytes());
+    }
+    Ok(out)
+}
+
+impl Args {
+    pub fn into_config(self) -> Result<Config, String> {
+        if self.connections == 0 {
+            return Err("--connections: expected at least 1, got 0".into());
+        }
+        if self.duration.is_zero() {
+            return Err("--duration: expected more than 0s".into());
+        }
+        if self.timeout.is_zero() {
+            return Err("--timeout: expected more than 0s".into());
+        }
+        if self.pipeline == 0 {
+            return Err("--pipeline: expected at least 1, got 0".into());
+        }
+        if self.pipeline > 1 && (self.sessions || self.websocket) {
+            return Err("--pipeline above 1 cannot be combined with --sessions or --websocket".into());
+        }
+        if let Some(rate) = self.rate {
+            if !(rate.is_finite() && rate > 0.0) {
+                return Err(format!("--rate: expected requests per second above 0, got {rate}"));
+            }
+        }
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = match self.threads {
+            Some(0) => return Err("--threads: expected at least 1, got 0".into()),
+            Some(n) => n,
+            None => cpus,
+        }
+        .min(self.connections);
+        let url = parse_url(&self.url, self.websocket)?;
+        let addr = (url.host.trim_matches(['[', ']']), url.port)
+            .to_socket_addrs()
+            .map_err(|e| format!("URL {:?}: cannot resolve {:?}: {e}", self.url, url.host))?
+            .next()
+            .ok_or_else(|| format!("URL {:?}: {:?} resolves to no address", self.url, url.host))?;
+        let host = if url.port == 80 { url.host.clone() } else { format!("{}:{}", url.host, url.port) };
+        let headers = header_lines(&self.headers)?;
+        let body = match &self.body {
+            Some(spec) if spec.starts_with('@') => {
+                std::fs::read(&spec[1..]).map_err(|e| format!("--body {spec:?}: cannot read {:?}: {e}", &spec[1..]))?
+            }
+            Some(text) => text.as_bytes().to_vec(),
+            None => Vec::new(),
+        };
+        if self.method.is_empty() || !self.method.bytes().all(|b| b.is_ascii_alphabetic()) {
+            return Err(format!("--method {:?}: expected a token like GET or POST", self.method));
+        }
+        let regex = match &self.expect_body_regex {
+            Some(re) => Some(Regex::new(re).map_err(|e| format!("--expect-body-regex {re:?}: {e}"))?),
+            None => None,
+        };
+        let template = Template::new(&self.method, &url.path, &host, &headers, &body)?;
+        let websocket = if self.websocket {
+            if !template.is_static() {
+                return Err(format!("URL {:?}: templates are not supported with --websocket", self.url));
+            }
+            let message = self.message.clone().unwrap_or_default().into_bytes();
+            Some((crate::ws::handshake(&host, &url.path, &headers), message))
+        } else {
+            None
+        };
+        Ok(Config {
+            addr,
+            connections: self.connections,
+            threads,
+            duration: self.duration,
+            warmup: self.warmup,
+            timeout: self.timeout,
+            rate: self.rate,
+            pipeline: self.pipeline,
+            sessions: self.sessions,
+            expect_status: self.expect_status,
+            expect_body: self.expect_body.map(String::into_bytes),
+            expect_body_regex: regex,
+            expect_counter: self.expect_counter,
+            head_request: self.method.eq_ignore_ascii_case("HEAD"),
+            template,
+            websocket,
+            json: self.json,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(args: &[&str]) -> Result<Config, String> {
+        let mut argv = vec!["shootout-load"];
+        argv.extend_from_slice(args);
+        Args::try_parse_from(argv).map_err(|e| e.to_string())?.into_config()
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("5s").unwrap(), Duration::from_secs(5));
+        assert_eq!(parse_duration("250ms").unwrap(), Duration::from_millis(250));
+        assert_eq!(parse_duration("1m").unwrap(), Duration::from_secs(60));
+        assert_eq!(parse_duration("2").unwrap(), Duration::from_secs(2));
+        assert!(parse_duration("5x").unwrap_err().contains("5x"));
+    }
+
+    #[test]
+    fn bad_values_are_named() {
+        assert!(config(&["ftp://127.0.0.1/"]).unwrap_err().contains("ftp"));
+        assert!(config(&["-H", "nocolon", "http://127.0.0.1:1/"]).unwrap_err().contains("nocolon"));
+        assert!(config(&["--rate", "0", "http://127.0.0.1:1/"]).unwrap_err().contains("--rate"));
+        assert!(config(&["http://127.0.0.1:99999/"]).unwrap_err().contains("99999"));
+        assert!(config(&["http://127.0.0.1:1/{rand:5}"]).unwrap_err().contains("{rand:5}"));
+        assert!(config(&["--expect-counter", "http://127.0.0.1:1/"]).is_err());
+    }
+
+    #[test]
+    fn threads_never_exceed_connections() {
+        let c = config(&["-c", "2", "-t", "8", "http://127.0.0.1:8080/x"]).unwrap();
+        assert_eq!((c.threads, c.addr.port()), (2, 8080));
+    }
+}

@@ -1,0 +1,187 @@
+//! The result: one JSON document (schemas/shootout-load.schema.json) and a human summary.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use hdrhistogram::Histogram;
+use serde::Serialize;
+
+use crate::cli::Config;
+use crate::stats::{self, Stats, ERROR_KINDS};
+
+/// Below this share of the target rate an open-loop run is flagged as not having kept up.
+const RATE_FLOOR: f64 = 0.99;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Latency {
+    pub p50: Option<f64>,
+    pub p75: Option<f64>,
+    pub p90: Option<f64>,
+    pub p99: Option<f64>,
+    pub p99_9: Option<f64>,
+    pub p99_99: Option<f64>,
+    pub max: Option<f64>,
+    pub mean: Option<f64>,
+    pub stdev: Option<f64>,
+}
+
+impl Latency {
+    fn of(h: &Histogram<u64>) -> Self {
+        if h.is_empty() {
+            return Latency { p50: None, p75: None, p90: None, p99: None, p99_9: None, p99_99: None, max: None, mean: None, stdev: None };
+        }
+        let q = |q: f64| Some(h.value_at_quantile(q) as f64);
+        Latency {
+            p50: q(0.5),
+            p75: q(0.75),
+            p90: q(0.9),
+            p99: q(0.99),
+            p99_9: q(0.999),
+            p99_99: q(0.9999),
+            max: Some(h.max() as f64),
+            mean: Some(h.mean()),
+            stdev: Some(h.stdev()),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Second {
+    pub second: usize,
+    pub requests: u64,
+    pub errors: u64,
+    pub p99_us: Option<u64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub version: &'static str,
+    pub mode: &'static str,
+    pub requests: u64,
+    pub duration_s: f64,
+    pub rps: f64,
+    pub bytes_read: u64,
+    pub connections: usize,
+    pub threads: usize,
+    pub pipeline: usize,
+    pub sessions: bool,
+    pub validated: bool,
+    pub websocket: bool,
+    pub target_rate: Option<f64>,
+    pub achieved_rate: f64,
+    /// Open loop only: whether the achieved rate stayed at or above 99 % of the target.
+    pub rate_kept: Option<bool>,
+    pub latency_us: Latency,
+    pub service_time_us: Latency,
+    pub errors: BTreeMap<&'static str, u64>,
+    pub status_counts: BTreeMap<String, u64>,
+    pub timeline: Vec<Second>,
+    pub histogram: Vec<(u64, u64)>,
+    pub client_cpu_s: f64,
+    pub client_peak_rss_kib: u64,
+}
+
+impl Report {
+    pub fn new(config: &Config, stats: Stats, duration: Duration, client_cpu_s: f64) -> Self {
+        let duration_s = duration.as_secs_f64();
+        let rps = stats.requests as f64 / duration_s;
+        let timeline = stats
+            .timeline
+            .iter()
+            .enumerate()
+            .take(duration.as_secs().max(1) as usize)
+            .map(|(second, s)| {
+                let mut h = stats::histogram();
+                for &(value, count) in &s.buckets {
+                    h.saturating_record_n(value, count);
+                }
+                let p99_us = (!h.is_empty()).then(|| h.value_at_quantile(0.99));
+                Second { second, requests: s.requests, errors: s.errors, p99_us }
+            })
+            .collect();
+        Report {
+            version: env!("CARGO_PKG_VERSION"),
+            mode: if config.rate.is_some() { "open" } else { "closed" },
+            requests: stats.requests,
+            duration_s,
+            rps,
+            bytes_read: stats.bytes_read,
+            connections: config.connections,
+            threads: config.threads,
+            pipeline: config.pipeline,
+            sessions: config.sessions,
+            validated: config.validates_body() || config.websocket.is_some(),
+            websocket: config.websocket.is_some(),
+            target_rate: config.rate,
+            achieved_rate: rps,
+            rate_kept: config.rate.map(|rate| rps >= RATE_FLOOR * rate),
+            latency_us: Latency::of(&stats.latency),
+            service_time_us: Latency::of(&stats.service),
+            errors: ERROR_KINDS.iter().map(|&(kind, name)| (name, stats.errors[kind as usize])).collect(),
+            status_counts: stats
+                .status_counts
+                .iter()
+                .enumerate()
+                .filter(|&(code, &n)| code >= 100 && n > 0)
+                .map(|(code, &n)| (code.to_string(), n))
+                .collect(),
+            timeline,
+            histogram: stats::buckets(&stats.latency),
+            client_cpu_s,
+            client_peak_rss_kib: crate::sys::peak_rss_kib(),
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a report always serialises")
+    }
+
+    pub fn error_total(&self) -> u64 {
+        self.errors.values().sum()
+    }
+
+    pub fn summary(&self) -> String {
+        let ms = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{:.2}ms", v / 1000.0));
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{} loop, {} connections, {} threads, {:.1}s: {} requests, {:.0} req/s, {:.1} MB read",
+            self.mode,
+            self.connections,
+            self.threads,
+            self.duration_s,
+            self.requests,
+            self.rps,
+            self.bytes_read as f64 / 1e6
+        );
+        if let (Some(target), Some(kept)) = (self.target_rate, self.rate_kept) {
+            let _ = writeln!(
+                out,
+                "  rate: target {target:.0}/s, achieved {:.0}/s ({:.1} %){}",
+                self.achieved_rate,
+                100.0 * self.achieved_rate / target,
+                if kept { "" } else { "  BELOW 99 % OF TARGET" }
+            );
+        }
+        for (name, l) in [("latency", &self.latency_us), ("service", &self.service_time_us)] {
+            let _ = writeln!(
+                out,
+                "  {name:8} p50 {}  p90 {}  p99 {}  p99.9 {}  max {}",
+                ms(l.p50),
+                ms(l.p90),
+                ms(l.p99),
+                ms(l.p99_9),
+                ms(l.max)
+            );
+        }
+        let errors: Vec<String> = self.errors.iter().filter(|(_, &n)| n > 0).map(|(k, n)| format!("{k} {n}")).collect();
+        let _ = writeln!(out, "  errors: {}", if errors.is_empty() { "none".into() } else { errors.join(", ") });
+        let statuses: Vec<String> = self.status_counts.iter().map(|(k, n)| format!("{k}: {n}")).collect();
+        if !statuses.is_empty() {
+            let _ = writeln!(out, "  status: {}", statuses.join(", "));
+        }
+        let _ = writeln!(out, "  client CPU {:.2}s, peak RSS {:.1} MB", self.client_cpu_s, self.client_peak_rss_kib as f64 / 1024.0);
+        out
+    }
+}

@@ -1,0 +1,96 @@
+//! Request bytes: built once when the path is fixed, or per request when it holds {rand:A:B}.
+
+use std::io::Write;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Part {
+    Text(Vec<u8>),
+    Rand(u64, u64),
+}
+
+#[derive(Debug)]
+pub struct Template {
+    /// "METHOD " then the path parts.
+    parts: Vec<Part>,
+    /// " HTTP/1.1\r\nHost: ...\r\n" and the fixed headers.
+    head: Vec<u8>,
+    body: Vec<u8>,
+}
+
+impl Template {
+    pub fn new(method: &str, path: &str, host: &str, headers: &[u8], body: &[u8]) -> Result<Self, String> {
+        let mut parts = vec![Part::Text(format!("{method} ").into_bytes())];
+        let mut rest = path;
+        while let Some(open) = rest.find('{') {
+            let close = rest[open..].find('}').map(|i| open + i).ok_or_else(|| format!("URL path {path:?}: unclosed '{{'"))?;
+            let spec = &rest[open..=close];
+            let bounds = spec[1..spec.len() - 1]
+                .strip_prefix("rand:")
+                .and_then(|b| b.split_once(':'))
+                .and_then(|(a, b)| Some((a.parse::<u64>().ok()?, b.parse::<u64>().ok()?)))
+                .filter(|(a, b)| a <= b)
+                .ok_or_else(|| format!("URL path {path:?}: {spec} is not a template (expected {{rand:A:B}} with A <= B)"))?;
+            parts.push(Part::Text(rest[..open].as_bytes().to_vec()));
+            parts.push(Part::Rand(bounds.0, bounds.1));
+            rest = &rest[close + 1..];
+        }
+        parts.push(Part::Text(rest.as_bytes().to_vec()));
+        parts.retain(|p| p != &Part::Text(Vec::new()));
+        let mut head = format!(" HTTP/1.1\r\nHost: {host}\r\n").into_bytes();
+        head.extend_from_slice(headers);
+        if !body.is_empty() {
+            head.extend_from_slice(format!("Content-Length: {}\r\n", body.len()).as_bytes());
+        }
+        Ok(Template { parts, head, body: body.to_vec() })
+    }
+
+    pub fn is_static(&self) -> bool {
+        self.parts.iter().all(|p| matches!(p, Part::Text(_)))
+    }
+
+    /// Appends one request; `cookie` is the visitor's "Cookie: ...\r\n" line or empty.
+    pub fn write(&self, out: &mut Vec<u8>, cookie: &[u8], rng: &mut fastrand::Rng) {
+        for part in &self.parts {
+            match part {
+                Part::Text(text) => out.extend_from_slice(text),
+                Part::Rand(lo, hi) => {
+                    let _ = write!(out, "{}", rng.u64(*lo..=*hi));
+                }
+            }
+        }
+        out.extend_from_slice(&self.head);
+        out.extend_from_slice(cookie);
+        out.extend_from_slice(b"\r\n");
+        out.extend_from_slice(&self.body);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_request_with_body_and_cookie() {
+        let t = Template::new("POST", "/x?a=1", "h:1", b"A: b\r\n", b"hi").unwrap();
+        assert!(t.is_static());
+        let mut out = Vec::new();
+        t.write(&mut out, b"Cookie: s=1\r\n", &mut fastrand::Rng::with_seed(1));
+        assert_eq!(out, b"POST /x?a=1 HTTP/1.1\r\nHost: h:1\r\nA: b\r\nContent-Length: 2\r\nCookie: s=1\r\n\r\nhi");
+    }
+
+    #[test]
+    fn rand_template_stays_in_bounds() {
+        let t = Template::new("GET", "/db?id={rand:3:5}&x", "h", b"", b"").unwrap();
+        assert!(!t.is_static());
+        let mut rng = fastrand::Rng::with_seed(7);
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..200 {
+            let mut out = Vec::new();
+            t.write(&mut out, b"", &mut rng);
+            let line = String::from_utf8(out).unwrap();
+            let id: u64 = line["GET /db?id=".len()..line.find("&x").unwrap()].parse().unwrap();
+            seen.insert(id);
+        }
+        assert_eq!(seen.into_iter().collect::<Vec<_>>(), vec![3, 4, 5]);
+    }
+}

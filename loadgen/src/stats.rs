@@ -1,0 +1,183 @@
+//! Per-thread counters and HDR histograms, merged once at the end; memory is fixed per thread plus a
+//! compact list of non-empty buckets per second for the timeline.
+
+use hdrhistogram::Histogram;
+
+pub const LOWEST_US: u64 = 1;
+pub const HIGHEST_US: u64 = 60_000_000;
+pub const SIGFIGS: u8 = 3;
+
+pub fn histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(LOWEST_US, HIGHEST_US, SIGFIGS).expect("valid histogram bounds")
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    Connect,
+    Read,
+    Write,
+    Timeout,
+    Status,
+    Validation,
+    Parse,
+}
+
+pub const ERROR_KINDS: [(ErrorKind, &str); 7] = [
+    (ErrorKind::Connect, "connect"),
+    (ErrorKind::Read, "read"),
+    (ErrorKind::Write, "write"),
+    (ErrorKind::Timeout, "timeout"),
+    (ErrorKind::Status, "status"),
+    (ErrorKind::Validation, "validation"),
+    (ErrorKind::Parse, "parse"),
+];
+
+/// One second of the timeline: counts and the latency buckets seen in it.
+#[derive(Debug, Clone, Default)]
+pub struct Second {
+    pub requests: u64,
+    pub errors: u64,
+    pub buckets: Vec<(u64, u64)>,
+}
+
+pub struct Stats {
+    pub latency: Histogram<u64>,
+    pub service: Histogram<u64>,
+    pub requests: u64,
+    pub bytes_read: u64,
+    pub errors: [u64; 7],
+    pub status_counts: Vec<u64>,
+    pub timeline: Vec<Second>,
+    current: Histogram<u64>,
+    /// Index in `timeline` the `current` histogram belongs to.
+    current_second: usize,
+}
+
+/// Non-empty buckets as (highest equivalent value, count): enough to rebuild or merge histograms exactly.
+pub fn buckets(h: &Histogram<u64>) -> Vec<(u64, u64)> {
+    h.iter_recorded().map(|v| (h.highest_equivalent(v.value_iterated_to()), v.count_at_value())).collect()
+}
+
+impl Default for Stats {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Stats {
+    pub fn new() -> Self {
+        Stats {
+            latency: histogram(),
+            service: histogram(),
+            requests: 0,
+            bytes_read: 0,
+            errors: [0; 7],
+            status_counts: vec![0; 1000],
+            timeline: Vec::new(),
+            current: histogram(),
+            current_second: 0,
+        }
+    }
+
+    fn second(&mut self, second: usize) -> &mut Second {
+        if second != self.current_second {
+            self.flush();
+            self.current_second = second;
+        }
+        if self.timeline.len() <= second {
+            self.timeline.resize_with(second + 1, Second::default);
+        }
+        &mut self.timeline[second]
+    }
+
+    /// Moves the current second's buckets into the timeline.
+    pub fn flush(&mut self) {
+        if self.current.len() > 0 {
+            if self.timeline.len() <= self.current_second {
+                self.timeline.resize_with(self.current_second + 1, Second::default);
+            }
+            let found = buckets(&self.current);
+            self.timeline[self.current_second].buckets.extend(found);
+            self.current.reset();
+        }
+    }
+
+    /// A complete response: `latency_us` from the intended send, `service_us` from the actual send.
+    pub fn response(&mut self, second: usize, status: u16, latency_us: u64, service_us: u64) {
+        self.requests += 1;
+        if let Some(n) = self.status_counts.get_mut(usize::from(status)) {
+            *n += 1;
+        }
+        let latency_us = latency_us.max(LOWEST_US);
+        self.latency.saturating_record(latency_us);
+        self.service.saturating_record(service_us.max(LOWEST_US));
+        self.second(second).requests += 1;
+        self.current.saturating_record(latency_us);
+    }
+
+    pub fn error(&mut self, second: usize, kind: ErrorKind) {
+        self.errors[kind as usize] += 1;
+        self.second(second).errors += 1;
+    }
+
+    /// Adds another thread's counts.
+    pub fn merge(&mut self, mut other: Stats) {
+        other.flush();
+        self.flush();
+        self.latency.add(&other.latency).expect("same histogram bounds");
+        self.service.add(&other.service).expect("same histogram bounds");
+        self.requests += other.requests;
+        self.bytes_read += other.bytes_read;
+        for (mine, theirs) in self.errors.iter_mut().zip(other.errors) {
+            *mine += theirs;
+        }
+        for (mine, theirs) in self.status_counts.iter_mut().zip(other.status_counts) {
+            *mine += theirs;
+        }
+        if self.timeline.len() < other.timeline.len() {
+            self.timeline.resize_with(other.timeline.len(), Second::default);
+        }
+        for (mine, theirs) in self.timeline.iter_mut().zip(other.timeline) {
+            mine.requests += theirs.requests;
+            mine.errors += theirs.errors;
+            mine.buckets.extend(theirs.buckets);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merged_threads_add_up() {
+        let mut a = Stats::new();
+        let mut b = Stats::new();
+        a.response(0, 200, 100, 50);
+        a.response(1, 200, 1000, 50);
+        b.response(1, 500, 10, 10);
+        b.error(2, ErrorKind::Timeout);
+        a.merge(b);
+        assert_eq!((a.requests, a.status_counts[200], a.status_counts[500]), (3, 2, 1));
+        assert_eq!(a.errors[ErrorKind::Timeout as usize], 1);
+        let counts: Vec<_> = a.timeline.iter().map(|s| (s.requests, s.errors)).collect();
+        assert_eq!(counts, vec![(1, 0), (2, 0), (0, 1)]);
+        assert_eq!(a.timeline[1].buckets.iter().map(|b| b.1).sum::<u64>(), 2);
+        assert_eq!(buckets(&a.latency).iter().map(|b| b.1).sum::<u64>(), 3);
+    }
+
+    #[test]
+    fn buckets_rebuild_the_same_percentiles() {
+        let mut h = histogram();
+        for v in [3, 17, 250, 251, 9_999, 1_234_567] {
+            h.record(v).unwrap();
+        }
+        let mut again = histogram();
+        for (v, n) in buckets(&h) {
+            again.record_n(v, n).unwrap();
+        }
+        for q in [0.5, 0.9, 0.99, 1.0] {
+            assert_eq!(h.value_at_quantile(q), again.value_at_quantile(q));
+        }
+    }
+}
