@@ -57,7 +57,7 @@ def _header(run: dict) -> str:
         ("Pinning", escape(f"server and PostgreSQL on CPUs {pinning.get('server_cpus')}, "
                            f"load generator on CPUs {pinning.get('load_cpus')}")),
         ("Load", escape(f"{settings.get('driver')}: {settings.get('trials')} trials of {settings.get('duration')} s "
-                        f"after {settings.get('warmup')} s warm-up, connections {settings.get('connections')}")),
+                        f"after {settings.get('warmup')} s warm-up; load points {', '.join(run['load_points'])}")),
         ("Tools", escape(" · ".join(f"{k} {v}" for k, v in sorted(run["tools"].items())))),
     ]
     meta = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)

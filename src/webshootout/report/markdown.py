@@ -24,7 +24,7 @@ def _header(run: dict) -> list[str]:
         f"- **Pinning**: server and PostgreSQL on CPUs {pinning.get('server_cpus')}, "
         f"load generator on CPUs {pinning.get('load_cpus')}",
         f"- **Load**: {settings.get('driver')}, {settings.get('trials')} trials of {settings.get('duration')} s "
-        f"after {settings.get('warmup')} s warm-up, connections {settings.get('connections')}",
+        f"after {settings.get('warmup')} s warm-up; load points {', '.join(run['load_points'])}",
         f"- **Tools**: {tools}", "",
         "Reproduce with:", "", "```sh", run["command"], "```", "",
         "Ranks: frameworks whose 95 % intervals of the median req/s overlap share a rank (`=2nd`). "

@@ -151,7 +151,7 @@ def _run_header(meta: dict) -> dict:
         "created": meta.get("created"), "command": meta.get("command"), "git_commit": meta.get("git_commit"),
         "webshootout": meta.get("webshootout"), "machine": meta.get("machine", {}),
         "pinning": meta.get("pinning", {}), "tools": meta.get("tools", {}),
-        "settings": {k: settings.get(k) for k in ("driver", "duration", "warmup", "trials", "connections")},
+        "settings": {k: settings.get(k) for k in ("driver", "duration", "warmup", "trials")},
         "frameworks": meta.get("frameworks", {}),
     }
 
@@ -175,7 +175,8 @@ def summarize(meta: dict, lines: list[dict]) -> dict:
             {**points[k], "label": f"{points[k]['part']}: {points[k]['label']}" if several_parts
              else points[k]["label"], "results": _rank([_result(trials) for trials in by_point[k].values()])}
             for k in ordered]})
-    return {"schema": SCHEMA, "run": _run_header(meta), "workloads": workloads,
+    labels = list(dict.fromkeys(p["label"] for w in workloads for p in w["points"]))
+    return {"schema": SCHEMA, "run": {**_run_header(meta), "load_points": labels}, "workloads": workloads,
             "not_measured": _not_measured(lines)}
 
 

@@ -44,19 +44,20 @@ def _svg(width: int, height: int, title: str, body: list[str]) -> str:
             f'<title>{escape(title)}</title>{"".join(body)}</svg>')
 
 
-def nice_max(value: float) -> float:
-    """The smallest round number (1, 1.2, 1.5, 2, 2.5 ... x 10^k) at or above value, so axes end on one."""
+def nice_axis(value: float) -> tuple[float, float]:
+    """(end, step) of an axis from zero: at most five steps of 1, 2, 2.5 or 5 x 10^k, ending on a step."""
     if value <= 0:
-        return 1.0
-    power = 10 ** math.floor(math.log10(value))
-    return next(m * power for m in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10) if m * power >= value * (1 - 1e-9))
+        return 1.0, 0.25
+    power = 10 ** math.floor(math.log10(value) - 1)
+    step = next(m * power for m in (1, 2, 2.5, 5, 10, 20, 25, 50, 100) if value / (m * power) <= 5 + 1e-9)
+    return step * math.ceil(value / step - 1e-9), step
 
 
 def bars(title: str, items: list[Bar], fmt) -> str:
     """Horizontal bars from zero, longest scale = the largest value or error-bar end."""
     label_w, text_w, row_h, top = 150, 90, 26, 8
     plot_w = WIDTH - label_w - text_w
-    scale_max = nice_max(max([b.high or b.value for b in items] + [b.value for b in items] or [1]))
+    scale_max, step = nice_axis(max([b.high or b.value for b in items] + [b.value for b in items] or [1]))
 
     def x(v: float) -> float:
         return label_w + plot_w * v / scale_max
@@ -81,8 +82,8 @@ def bars(title: str, items: list[Bar], fmt) -> str:
         body.append(f'<text class="value" x="{_num(end + 6)}" y="{_num(mid + 4)}">'
                     f'{escape(bar.text or fmt(bar.value))}</text>')
     axis_y = top + len(items) * row_h + 2
-    for k in range(5):
-        v = scale_max * k / 4
+    for k in range(round(scale_max / step) + 1):
+        v = step * k
         body.append(f'<line x1="{_num(x(v))}" x2="{_num(x(v))}" y1="{top}" y2="{axis_y}" stroke="#e5e7eb"/>'
                     f'<text x="{_num(x(v))}" y="{axis_y + 14}" text-anchor="middle" fill="#6b7280">'
                     f'{escape(fmt(v))}</text>')
@@ -115,8 +116,8 @@ def lines(title: str, series: list[Series], x_ticks: list[tuple[float, str]], y_
         y_low, y_high = 10 ** math.floor(math.log10(min(ys))), 10 ** math.ceil(math.log10(max(ys)))
         y_ticks = _log_ticks(y_low, y_high)
     else:
-        y_low, y_high = 0.0, nice_max(max(ys) if ys else 1)
-        y_ticks = [y_high * k / 4 for k in range(5)]
+        y_high, step = nice_axis(max(ys) if ys else 1)
+        y_low, y_ticks = 0.0, [step * k for k in range(round(y_high / step) + 1)]
 
     def tx(v: float) -> float:
         return math.log10(v) if x_log else v
