@@ -41,6 +41,17 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--warmup", type=float, metavar="S", help="seconds of warm-up per load point (default 2)")
     p.add_argument("--trials", type=int, metavar="N", help="trials per load point (default 3)")
     p.add_argument("--connections", metavar="N[,N...]", help="closed-loop connections, one or a list (default 64)")
+    p.add_argument("--rate", metavar="R[,R...]", help="open loop at these requests/s (latency from intended send)")
+    p.add_argument("--rate-sweep", metavar="FROM:TO[:STEPS]|auto",
+                   help="open-loop rates in even steps; auto: 10..120 %% of the measured closed-loop capacity")
+    p.add_argument("--burst", metavar="C,C,...[:S]", help="one run stepping through these connection counts, S s each")
+    p.add_argument("--hash-n", metavar="N[,N...]", help="n for the hash workload, one point each (default 1)")
+    p.add_argument("--sessions", choices=("sessions", "cookieless", "both"),
+                   help="session workload: a visitor per connection, a new visitor per request, or both")
+    p.add_argument("--workers", type=int, metavar="N", help="WORKERS for every server (default: one per server CPU)")
+    p.add_argument("--websocket-rate", type=float, metavar="R", help="WebSocket messages/s in total (default closed loop)")
+    p.add_argument("--slo-p99-ms", type=float, metavar="MS",
+                   help="p99 bound for the sustainable throughput of a rate sweep (default 10)")
     p.add_argument("--driver", choices=DRIVERS, help="load generator (default wrk)")
     p.add_argument("--server-cpus", metavar="CPUS", help="CPUs for the servers and PostgreSQL (default: first half)")
     p.add_argument("--load-cpus", metavar="CPUS", help="CPUs for the load generator (default: second half)")
