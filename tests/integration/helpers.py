@@ -1,7 +1,10 @@
-"""Settings for integration tests: short trials, the machine's default CPU split."""
+"""For integration tests: settings with short trials and the default CPU split; finding leftovers."""
 
 from pathlib import Path
 
+import psutil
+
+from webshootout.process import OWNER_VAR
 from webshootout.profiles import Profile
 from webshootout.settings import Settings, default_split
 
@@ -12,3 +15,15 @@ def make_settings(root: Path, frameworks: tuple[str, ...], out: Path | None = No
                   load_cpus=load_cpus, out=out, workloads=None)
     values.update(kw)
     return Settings(root=root, suite=None, frameworks=frameworks, **values)
+
+
+def owned_by(pid: int) -> list[psutil.Process]:
+    """Live processes started by the harness running as process `pid` (a `shootout` child of a test)."""
+    found = []
+    for proc in psutil.process_iter():
+        try:
+            if proc.environ().get(OWNER_VAR) == str(pid):
+                found.append(proc)
+        except psutil.Error:
+            continue
+    return found

@@ -6,24 +6,13 @@ import subprocess
 import sys
 import time
 
-import psutil
 import pytest
 
-from webshootout.process import OWNER_VAR
 from webshootout.results import RunDir
 
+from .helpers import owned_by
+
 pytestmark = pytest.mark.integration
-
-
-def owned_by(pid: int) -> list[psutil.Process]:
-    found = []
-    for proc in psutil.process_iter():
-        try:
-            if proc.environ().get(OWNER_VAR) == str(pid):
-                found.append(proc)
-        except psutil.Error:
-            continue
-    return found
 
 
 def test_ctrl_c_keeps_finished_trials_and_cleans_up(root, tmp_path):
