@@ -1,0 +1,135 @@
+//! webshootout workloads on axum (see docs/workloads.md).
+
+mod env;
+mod workloads;
+
+use std::net::SocketAddr;
+
+use axum::{
+    Json, Router,
+    extract::{
+        Query, State,
+        ws::{Message, WebSocket, WebSocketUpgrade},
+    },
+    http::{StatusCode, header},
+    response::{IntoResponse, Response},
+    routing::get,
+};
+use deadpool_postgres::Pool;
+use serde::Serialize;
+use tower_http::services::ServeDir;
+
+use crate::env::Env;
+use crate::workloads::HashQuery;
+
+#[derive(Clone)]
+struct App {
+    pool: Pool,
+    hash_file: String,
+}
+
+#[derive(Serialize)]
+struct Message_ {
+    message: &'static str,
+}
+
+/// Any failure below is a server fault: answered 500 with the reason, so a broken run is visible.
+struct Fault(String);
+
+impl IntoResponse for Fault {
+    fn into_response(self) -> Response {
+        (StatusCode::INTERNAL_SERVER_ERROR, self.0).into_response()
+    }
+}
+
+impl<E: std::fmt::Display> From<E> for Fault {
+    fn from(error: E) -> Self {
+        Fault(error.to_string())
+    }
+}
+
+async fn plaintext() -> &'static str {
+    "Hello, World!"
+}
+
+async fn json() -> Json<Message_> {
+    Json(Message_ { message: "Hello, World!" })
+}
+
+async fn db(State(app): State<App>) -> Result<Json<workloads::World>, Fault> {
+    Ok(Json(workloads::random_world(&app.pool).await?))
+}
+
+async fn session(State(app): State<App>, headers: axum::http::HeaderMap) -> Result<Response, Fault> {
+    let known = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .find_map(workloads::uid_from_cookie_header);
+    let visit = workloads::bump(&app.pool, known.as_deref()).await?;
+    let body = format!("Count is {}", visit.count);
+    Ok(match visit.fresh_uid {
+        Some(uid) => ([(header::SET_COOKIE, workloads::set_cookie(&uid))], body).into_response(),
+        None => body.into_response(),
+    })
+}
+
+async fn hash(State(app): State<App>, Query(query): Query<HashQuery>) -> Result<Response, Fault> {
+    let n = match workloads::parse_n(query.n.as_deref()) {
+        Ok(n) => n,
+        Err(reason) => return Ok((StatusCode::BAD_REQUEST, reason).into_response()),
+    };
+    let data = tokio::fs::read(&app.hash_file).await?;
+    Ok(workloads::iterated_sha256_hex(&data, n).into_response())
+}
+
+async fn websocket(upgrade: WebSocketUpgrade) -> Response {
+    upgrade.on_upgrade(echo)
+}
+
+async fn echo(mut socket: WebSocket) {
+    while let Some(Ok(message)) = socket.recv().await {
+        let reply = match message {
+            Message::Text(_) | Message::Binary(_) => message,
+            Message::Close(_) => return,
+            // axum answers pings itself; pongs need no answer.
+            Message::Ping(_) | Message::Pong(_) => continue,
+        };
+        if socket.send(reply).await.is_err() {
+            return;
+        }
+    }
+}
+
+fn main() {
+    let env = Env::load().unwrap_or_else(|error| {
+        eprintln!("axum-shootout: {error}");
+        std::process::exit(2);
+    });
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(env.workers)
+        .enable_all()
+        .build()
+        .expect("tokio runtime")
+        .block_on(serve(env));
+}
+
+async fn serve(env: Env) {
+    let app = App { pool: workloads::pool(&env), hash_file: env.hash_file.clone() };
+    let router = Router::new()
+        .route("/plaintext", get(plaintext))
+        .route("/json", get(json))
+        .route("/db", get(db))
+        .route("/session", get(session))
+        .route("/hash", get(hash))
+        .route("/ws", get(websocket))
+        .nest_service("/static", ServeDir::new(&env.static_dir))
+        .with_state(app);
+    let address: SocketAddr = env.address;
+    let listener = tokio::net::TcpListener::bind(address).await.unwrap_or_else(|error| {
+        eprintln!("axum-shootout: cannot listen on {address}: {error}");
+        std::process::exit(1);
+    });
+    eprintln!("axum-shootout listening on {address} with {} worker threads", env.workers);
+    axum::serve(listener, router).await.expect("server");
+}
