@@ -397,7 +397,9 @@ impl Worker {
             Ok(Some(r)) => r,
             Ok(None) => return Some(0),
             Err(_) => {
-                self.close(idx, Some(ErrorKind::Parse), now);
+                // Cut short by the server's close is a read error; bytes that make no sense are a parse error.
+                let kind = if eof { ErrorKind::Read } else { ErrorKind::Parse };
+                self.close(idx, Some(kind), now);
                 return None;
             }
         };

@@ -1,0 +1,251 @@
+//! End-to-end runs against in-process servers: counts, keep-alive, reconnects, chunked bodies, the
+//! open-loop stall, sessions, WebSocket echoes, and 10,000 connections.
+
+mod support;
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use support::{answering, load, many, threaded, url};
+
+const HELLO: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Length: 13\r\nContent-Type: text/plain\r\n\r\nHello, World!";
+
+#[test]
+fn counts_match_the_server() {
+    let server = many(HELLO);
+    let r = load(&["-c", "8", "-t", "2", "-d", "1s", "--expect-body", "Hello, World!", &url(server.server.port, "/")]);
+    let served = server.server.requests.load(Ordering::SeqCst) as u64;
+    assert!(r.requests > 100, "only {} requests", r.requests);
+    assert_eq!(r.error_total(), 0, "{:?}", r.errors);
+    assert_eq!(r.status_counts["200"], r.requests);
+    // The server also saw the requests still in flight at the end (at most one per connection).
+    assert!(served >= r.requests && served <= r.requests + 8, "server {served}, client {}", r.requests);
+    let per = HELLO.len() as u64;
+    assert!(r.bytes_read >= r.requests * per && r.bytes_read <= (r.requests + 8) * per, "{} bytes", r.bytes_read);
+    assert_eq!(r.histogram.iter().map(|b| b.1).sum::<u64>(), r.requests);
+    assert!(r.validated && r.mode == "closed" && r.latency_us.p99.is_some());
+}
+
+#[test]
+fn keep_alive_uses_one_connection_each() {
+    let server = answering(HELLO);
+    let r = load(&["-c", "3", "-t", "1", "-d", "1s", &url(server.port, "/")]);
+    assert!(r.requests > 50 && r.error_total() == 0, "{} {:?}", r.requests, r.errors);
+    assert_eq!(server.accepted.load(Ordering::SeqCst), 3);
+}
+
+#[test]
+fn server_closing_connections_means_reconnects_not_errors() {
+    let server = threaded(|mut peer| {
+        // Two kept-alive answers, then a third announcing the close.
+        for i in 0..3 {
+            if peer.request().is_none() {
+                return;
+            }
+            let close = if i == 2 { "Connection: close\r\n" } else { "" };
+            peer.send(format!("HTTP/1.1 200 OK\r\n{close}Content-Length: 2\r\n\r\nok").as_bytes());
+        }
+    });
+    let r = load(&["-c", "2", "-t", "1", "-d", "1s", "--expect-body", "ok", &url(server.port, "/")]);
+    assert!(r.requests > 30 && r.error_total() == 0, "{} {:?}", r.requests, r.errors);
+    assert!(server.accepted.load(Ordering::SeqCst) as u64 >= r.requests / 3);
+}
+
+#[test]
+fn chunked_bodies_are_decoded_and_validated() {
+    let server = answering(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nHello\r\n8\r\n, World!\r\n0\r\n\r\n");
+    let r = load(&["-c", "2", "-t", "1", "-d", "1s", "--expect-body-regex", "^Hello, World!$", &url(server.port, "/")]);
+    assert!(r.requests > 30 && r.error_total() == 0, "{} {:?}", r.requests, r.errors);
+}
+
+#[test]
+fn pipelining_keeps_depth_requests_in_flight() {
+    let server = many(HELLO);
+    let r = load(&["-c", "2", "-t", "1", "-d", "1s", "--pipeline", "8", &url(server.server.port, "/")]);
+    assert!(r.requests > 100 && r.error_total() == 0, "{} {:?}", r.requests, r.errors);
+}
+
+#[test]
+fn url_templates_vary_per_request() {
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(std::collections::BTreeSet::new()));
+    let record = seen.clone();
+    let server = threaded(move |mut peer| {
+        while let Some(head) = peer.request() {
+            let id = head.split_whitespace().nth(1).unwrap_or("").to_string();
+            record.lock().unwrap().insert(id);
+            peer.send(HELLO);
+        }
+    });
+    load(&["-c", "2", "-t", "1", "-d", "500ms", &url(server.port, "/db?id={rand:1:3}")]);
+    let seen: Vec<_> = seen.lock().unwrap().iter().cloned().collect();
+    assert_eq!(seen, vec!["/db?id=1", "/db?id=2", "/db?id=3"]);
+}
+
+/// The server stops answering for one second in every five; an open-loop run at a fixed rate must
+/// show that in its corrected latency while the service time of the requests actually sent stays low.
+#[test]
+fn open_loop_stall_shows_in_corrected_latency() {
+    let started = Instant::now();
+    let server = threaded(move |mut peer| {
+        while peer.request().is_some() {
+            let phase = started.elapsed().as_secs_f64() % 5.0;
+            if phase >= 4.0 {
+                std::thread::sleep(Duration::from_secs_f64(5.0 - phase));
+            }
+            if !peer.send(HELLO) {
+                return;
+            }
+        }
+    });
+    let r = load(&["-c", "10", "-t", "1", "-d", "12s", "-R", "500", &url(server.port, "/")]);
+    let p99 = r.latency_us.p99.unwrap();
+    let service_p99 = r.service_time_us.p99.unwrap();
+    eprintln!("corrected p99 {p99} us, service p99 {service_p99} us, {} requests", r.requests);
+    assert_eq!(r.mode, "open");
+    assert!(p99 >= 500_000.0, "corrected p99 {p99} us should show the 1 s stalls");
+    assert!(service_p99 < 100_000.0, "service p99 {service_p99} us should stay low");
+    assert!(r.rate_kept == Some(true), "achieved {} of 500/s", r.achieved_rate);
+    assert_eq!(r.timeline.len(), 12);
+}
+
+/// A visitor per connection: the server counts per cookie, the client checks the count rises by one.
+fn counting_server(honour_cookies: bool) -> support::Server {
+    let next_id = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(1));
+    let counts = std::sync::Arc::new(std::sync::Mutex::new(std::collections::HashMap::<u64, u64>::new()));
+    threaded(move |mut peer| {
+        while let Some(head) = peer.request() {
+            let cookie = head
+                .lines()
+                .find_map(|l| l.strip_prefix("Cookie: "))
+                .and_then(|c| c.split("; ").find_map(|kv| kv.strip_prefix("sid=")))
+                .and_then(|v| v.parse::<u64>().ok())
+                .filter(|_| honour_cookies);
+            let (sid, set) = match cookie {
+                Some(sid) => (sid, String::new()),
+                None => {
+                    let sid = next_id.fetch_add(1, Ordering::SeqCst);
+                    (sid, format!("Set-Cookie: sid={sid}; Path=/; HttpOnly\r\n"))
+                }
+            };
+            let count = {
+                let mut counts = counts.lock().unwrap();
+                let n = counts.entry(sid).or_insert(0);
+                *n += 1;
+                *n
+            };
+            let body = format!("Count is {count}");
+            let response = format!("HTTP/1.1 200 OK\r\n{set}Content-Length: {}\r\n\r\n{body}", body.len());
+            if !peer.send(response.as_bytes()) {
+                return;
+            }
+        }
+    })
+}
+
+#[test]
+fn sessions_keep_a_visitor_per_connection() {
+    let server = counting_server(true);
+    let r = load(&["-c", "4", "-t", "2", "-d", "1s", "--warmup", "200ms", "--sessions", "--expect-counter", &url(server.port, "/s")]);
+    assert!(r.requests > 50 && r.error_total() == 0, "{} {:?}", r.requests, r.errors);
+    assert!(r.sessions);
+}
+
+#[test]
+fn a_server_forgetting_visitors_fails_the_counter() {
+    let server = counting_server(false);
+    let r = load(&["-c", "2", "-t", "1", "-d", "1s", "--sessions", "--expect-counter", &url(server.port, "/s")]);
+    assert!(r.requests > 20);
+    // Every answer says "Count is 1": only a visitor's very first request can pass.
+    assert!(r.errors["validation"] >= r.requests - 2, "{:?}", r.errors);
+}
+
+fn ws_echo(mangle: bool) -> support::Server {
+    threaded(move |mut peer| {
+        if peer.request().is_none() {
+            return;
+        }
+        peer.send(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: x\r\n\r\n");
+        loop {
+            let Some(head) = peer.take(2) else { return };
+            let len = usize::from(head[1] & 0x7F);
+            assert!(len < 126 && head[1] & 0x80 != 0, "test frames are short and masked");
+            let Some(mask) = peer.take(4) else { return };
+            let Some(payload) = peer.take(len) else { return };
+            let mut text: Vec<u8> = payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]).collect();
+            if mangle {
+                text.reverse();
+            }
+            let mut frame = vec![0x81, text.len() as u8];
+            frame.extend_from_slice(&text);
+            if !peer.send(&frame) {
+                return;
+            }
+        }
+    })
+}
+
+#[test]
+fn websocket_echoes_are_timed_and_checked() {
+    let server = ws_echo(false);
+    let r = load(&["-c", "3", "-t", "1", "-d", "1s", "--websocket", "--message", "ping 123", &format!("ws://127.0.0.1:{}/ws", server.port)]);
+    assert!(r.requests > 50 && r.error_total() == 0, "{} {:?}", r.requests, r.errors);
+    assert!(r.websocket && r.validated);
+}
+
+#[test]
+fn websocket_wrong_echo_is_a_validation_error() {
+    let server = ws_echo(true);
+    let r = load(&["-c", "1", "-t", "1", "-d", "500ms", "--websocket", "--message", "abc", &format!("ws://127.0.0.1:{}/ws", server.port)]);
+    assert!(r.requests > 10 && r.errors["validation"] == r.requests, "{} {:?}", r.requests, r.errors);
+}
+
+/// The server side of `ten_thousand_connections`, run in a child process so that neither process needs
+/// more than about 10,000 descriptors. It does nothing in a normal test run.
+#[test]
+fn ten_thousand_server_child() {
+    if std::env::var_os("SHOOTOUT_LOAD_TEST_SERVER").is_none() {
+        return;
+    }
+    shootout_load::sys::raise_nofile(12_000).expect("RLIMIT_NOFILE can be raised");
+    let server = many(HELLO);
+    println!("server-port={}", server.server.port);
+    // Serve until the parent closes stdin (or 60 s at most), then report the most connections at once.
+    let (done, wait) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = std::io::Read::read_to_end(&mut std::io::stdin(), &mut Vec::new());
+        let _ = done.send(());
+    });
+    let _ = wait.recv_timeout(Duration::from_secs(60));
+    println!("server-peak={}", server.peak.load(Ordering::SeqCst));
+}
+
+#[test]
+fn ten_thousand_connections() {
+    use std::io::BufRead;
+    shootout_load::sys::raise_nofile(12_000).expect("RLIMIT_NOFILE can be raised for the test");
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "ten_thousand_server_child", "--nocapture", "--test-threads", "1"])
+        .env("SHOOTOUT_LOAD_TEST_SERVER", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut value_of = |key: &str| -> u64 {
+        lines
+            .by_ref()
+            .map_while(Result::ok)
+            // libtest may print "test name ... " on the same line first.
+            .find_map(|l| l.rsplit_once(key).and_then(|(_, v)| v.trim().parse().ok()))
+            .unwrap_or_else(|| panic!("the server child printed no {key:?} line"))
+    };
+    let port = value_of("server-port=") as u16;
+    let r = load(&["-c", "10000", "-t", "2", "-d", "2s", "--warmup", "3s", &url(port, "/")]);
+    drop(child.stdin.take());
+    let peak = value_of("server-peak=");
+    child.wait().unwrap();
+    eprintln!("10k: {} requests, peak {peak} server connections, client RSS {} KiB, errors {:?}", r.requests, r.client_peak_rss_kib, r.errors);
+    assert_eq!(peak, 10_000);
+    assert_eq!(r.error_total(), 0, "{:?}", r.errors);
+    assert!(r.requests >= 10_000, "every connection should answer at least once, got {}", r.requests);
+}
