@@ -13,6 +13,9 @@ envsubst '${NGINX_USER} ${WORKERS} ${RUN_DIR} ${HOST} ${PORT} ${PUBLIC_DIR} ${ST
     < conf/nginx.conf.template > "$RUN_DIR/nginx.conf"
 
 # -p and -e keep nginx from touching its compiled-in prefix and /var/log/nginx before it reads the config.
+# nginx runs in the background, where a bad config would only show as a server that never gets ready:
+# test it first so the start fails at once with nginx's message.
+nginx -t -q -p "$RUN_DIR" -e stderr -c "$RUN_DIR/nginx.conf"
 nginx -p "$RUN_DIR" -e stderr -c "$RUN_DIR/nginx.conf" -g 'daemon off;' &
 # php-fpm calls setsid() even in the foreground; as the leader of this process group (exec) that call
 # fails, so php-fpm stays in the group the harness stops.
