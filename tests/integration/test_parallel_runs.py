@@ -20,8 +20,9 @@ WORKLOADS = ("plaintext", "json", "db", "session", "hash", "static")
 
 
 def start_run(root: Path, out: Path) -> subprocess.Popen:
-    argv = [sys.executable, "-m", "webshootout", "run", "--frameworks", "php", "--workloads", ",".join(WORKLOADS),
-            "--duration", "2", "--warmup", "0.5", "--trials", "1", "--out", str(out)]
+    argv = [sys.executable, "-m", "webshootout", "run", "--frameworks", "php",
+            "--workloads", ",".join(WORKLOADS), "--duration", "2", "--warmup", "0.5", "--trials", "1",
+            "--out", str(out)]
     return subprocess.Popen(argv, cwd=root, env={**os.environ, "PYTHONPATH": str(root / "src")},
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
