@@ -1,0 +1,116 @@
+//! webshootout workloads on actix-web 4 (see docs/workloads.md).
+
+mod env;
+mod workloads;
+
+use actix_web::{
+    App, HttpRequest, HttpResponse, HttpServer, Responder, error, get,
+    cookie::{Cookie, SameSite},
+    http::StatusCode,
+    web,
+};
+use deadpool_postgres::Pool;
+use serde::Serialize;
+
+use crate::env::Env;
+use crate::workloads::{HashQuery, SESSION_COOKIE};
+
+struct AppData {
+    pool: Pool,
+    hash_file: String,
+}
+
+#[derive(Serialize)]
+struct Message {
+    message: &'static str,
+}
+
+/// Any failure below is a server fault: answered 500 with the reason, so a broken run is visible.
+fn fault<E: std::fmt::Debug + std::fmt::Display + 'static>(error: E) -> actix_web::Error {
+    error::ErrorInternalServerError(error)
+}
+
+#[get("/plaintext")]
+async fn plaintext() -> &'static str {
+    "Hello, World!"
+}
+
+#[get("/json")]
+async fn json() -> web::Json<Message> {
+    web::Json(Message { message: "Hello, World!" })
+}
+
+#[get("/db")]
+async fn db(data: web::Data<AppData>) -> Result<web::Json<workloads::World>, actix_web::Error> {
+    Ok(web::Json(workloads::random_world(&data.pool).await.map_err(fault)?))
+}
+
+#[get("/session")]
+async fn session(req: HttpRequest, data: web::Data<AppData>) -> Result<HttpResponse, actix_web::Error> {
+    let known = req.cookie(SESSION_COOKIE).map(|cookie| cookie.value().to_owned());
+    let visit = workloads::bump(&data.pool, known.as_deref().filter(|uid| !uid.is_empty())).await.map_err(fault)?;
+    let mut response = HttpResponse::Ok();
+    if let Some(uid) = visit.fresh_uid {
+        response.cookie(Cookie::build(SESSION_COOKIE, uid).path("/").http_only(true).same_site(SameSite::Lax).finish());
+    }
+    Ok(response.content_type("text/plain; charset=utf-8").body(format!("Count is {}", visit.count)))
+}
+
+#[get("/hash")]
+async fn hash(data: web::Data<AppData>, query: web::Query<HashQuery>) -> Result<HttpResponse, actix_web::Error> {
+    let n = match workloads::parse_n(query.n.as_deref()) {
+        Ok(n) => n,
+        Err(reason) => return Ok(HttpResponse::build(StatusCode::BAD_REQUEST).content_type("text/plain").body(reason)),
+    };
+    let bytes = tokio::fs::read(&data.hash_file).await.map_err(fault)?;
+    Ok(HttpResponse::Ok().content_type("text/plain").body(workloads::iterated_sha256_hex(&bytes, n)))
+}
+
+#[get("/ws")]
+async fn websocket(req: HttpRequest, body: web::Payload) -> Result<impl Responder, actix_web::Error> {
+    let (response, mut ws, mut messages) = actix_ws::handle(&req, body)?;
+    actix_web::rt::spawn(async move {
+        while let Some(Ok(message)) = messages.recv().await {
+            let sent = match message {
+                actix_ws::Message::Text(text) => ws.text(text).await,
+                actix_ws::Message::Binary(bytes) => ws.binary(bytes).await,
+                actix_ws::Message::Ping(bytes) => ws.pong(&bytes).await,
+                actix_ws::Message::Close(reason) => {
+                    let _ = ws.close(reason).await;
+                    return;
+                }
+                _ => Ok(()),
+            };
+            if sent.is_err() {
+                return;
+            }
+        }
+    });
+    Ok(response)
+}
+
+#[actix_web::main]
+async fn main() -> std::io::Result<()> {
+    let env = Env::load().unwrap_or_else(|error| {
+        eprintln!("actix-shootout: {error}");
+        std::process::exit(2);
+    });
+    let data = web::Data::new(AppData { pool: workloads::pool(&env), hash_file: env.hash_file.clone() });
+    let static_dir = env.static_dir.clone();
+    eprintln!("actix-shootout listening on {} with {} workers", env.address, env.workers);
+    HttpServer::new(move || {
+        App::new()
+            .app_data(data.clone())
+            .service(plaintext)
+            .service(json)
+            .service(db)
+            .service(session)
+            .service(hash)
+            .service(websocket)
+            .service(actix_files::Files::new("/static", &static_dir))
+    })
+    .workers(env.workers)
+    .bind(env.address)?
+    .run()
+    .await
+}
