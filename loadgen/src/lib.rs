@@ -7,6 +7,7 @@ pub mod output;
 pub mod request;
 pub mod stats;
 pub mod sys;
+pub mod timer;
 pub mod worker;
 pub mod ws;
 

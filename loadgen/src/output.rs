@@ -86,12 +86,10 @@ impl Report {
     pub fn new(config: &Config, stats: Stats, duration: Duration, client_cpu_s: f64) -> Self {
         let duration_s = duration.as_secs_f64();
         let rps = stats.requests as f64 / duration_s;
-        let timeline = stats
-            .timeline
-            .iter()
-            .enumerate()
-            .take(duration.as_secs().max(1) as usize)
-            .map(|(second, s)| {
+        let empty = stats::Second::default();
+        let timeline = (0..duration_s.ceil() as usize)
+            .map(|second| {
+                let s = stats.timeline.get(second).unwrap_or(&empty);
                 let mut h = stats::histogram();
                 for &(value, count) in &s.buckets {
                     h.saturating_record_n(value, count);

@@ -12,6 +12,7 @@ use crate::cli::Config;
 use crate::conn::{counter_value, Conn, InFlight, State, Visitor};
 use crate::http::{self, Response};
 use crate::stats::{ErrorKind, Stats};
+use crate::timer::Timer;
 use crate::ws;
 
 /// How often connections are checked for timeouts and back-offs.
@@ -19,6 +20,8 @@ const SCAN: Duration = Duration::from_millis(20);
 /// Connects in progress at once per thread, so a listen backlog is not flooded.
 const STAGE: usize = 256;
 const READ_BUFFER: usize = 64 * 1024;
+/// The open-loop timer's token; connections are numbered from 0.
+const TIMER: Token = Token(usize::MAX);
 
 /// The run's timing, shared read-only by all workers.
 #[derive(Debug, Clone, Copy)]
@@ -46,6 +49,7 @@ pub struct Worker {
     idle: VecDeque<usize>,
     next: u64,
     schedule_start: Instant,
+    timer: Option<Timer>,
 }
 
 fn micros(d: Duration) -> u64 {
@@ -66,8 +70,14 @@ impl Worker {
                 Conn::new(clock.start, visitor, mask, frame)
             })
             .collect();
+        let poll = Poll::new()?;
+        let timer = match config.rate {
+            Some(_) => Some(Timer::new(poll.registry(), TIMER)?),
+            None => None,
+        };
         Ok(Worker {
-            poll: Poll::new()?,
+            poll,
+            timer,
             conns,
             stats: Stats::new(),
             rng,
@@ -109,7 +119,10 @@ impl Worker {
             if self.config.rate.is_some() {
                 self.dispatch(now);
                 if !self.idle.is_empty() {
-                    wake = wake.min(self.intended(self.next));
+                    let due = self.intended(self.next);
+                    if let Some(timer) = self.timer.as_mut() {
+                        timer.arm(due, now);
+                    }
                 }
             }
             if let Err(e) = self.poll.poll(&mut events, Some(wake.saturating_duration_since(now))) {
@@ -121,6 +134,12 @@ impl Worker {
             }
             let now = Instant::now();
             for event in events.iter() {
+                if event.token() == TIMER {
+                    if let Some(timer) = self.timer.as_mut() {
+                        timer.fired();
+                    }
+                    continue;
+                }
                 let idx = event.token().0;
                 match self.conns[idx].state {
                     State::Closed => {}

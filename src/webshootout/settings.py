@@ -10,7 +10,7 @@ from . import profiles, suites
 from .catalog import WORKLOADS
 from .profiles import Profile, ProfileError
 
-DRIVERS = ("wrk", "ab")
+DRIVERS = ("native", "wrk", "ab")
 DEFAULT_SUITE = "quick"
 
 
@@ -29,7 +29,7 @@ class Settings:
     trials: int = 3
     profile: Profile = Profile()
     parts: tuple[suites.Part, ...] = ()  # empty: one part of frameworks x workloads x profile
-    driver: str = "wrk"
+    driver: str = "native"
     server_cpus: tuple[int, ...] = (0,)
     load_cpus: tuple[int, ...] = (0,)
     out: Path | None = None

@@ -30,6 +30,7 @@ class LoadSpec:
     duration: float
     cpus: tuple[int, ...]
     timeout: float = 5.0
+    rate: float | None = None  # requests/s in total for an open loop; None: closed loop (native driver only)
     rate: float | None = None  # open loop at this many requests/s in total; None: closed loop
     burst: Burst | None = None  # concurrency steps during one run (closed loop)
 
@@ -57,6 +58,13 @@ class LoadResult:
     sessions: bool  # whether each connection kept its visitor's cookie
     status_counts: dict[str, int] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    # Only drivers that know them fill these in (native); wrk and ab leave None.
+    service_time_us: dict[str, float | None] | None = None  # from the actual send; latency_us from the intended
+    mode: str | None = None  # "closed" or "open"
+    target_rate: float | None = None
+    achieved_rate: float | None = None
+    timeline: list[dict] | None = None  # per second: second, requests, errors, p99_us
+    latency_histogram: list[list[int]] | None = None  # [value_us, count] per non-empty HDR bucket, mergeable
 
     def to_dict(self) -> dict:
         data = asdict(self)

@@ -1,0 +1,81 @@
+"""native driver: our own shootout-load (loadgen/), which validates every response and keeps sessions."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import replace
+from pathlib import Path
+
+from .base import LATENCY_KEYS, DriverError, LoadResult, LoadSpec, errors_of, run_tool
+
+ROOT = Path(__file__).resolve().parents[3]
+BINARY_ENV = "SHOOTOUT_LOAD"  # overrides where the binary is looked for
+
+
+def binary() -> Path:
+    path = Path(os.environ.get(BINARY_ENV) or ROOT / "target" / "release" / "shootout-load")
+    if not os.access(path, os.X_OK):
+        raise DriverError(f"shootout-load is not built at {path}: run `cargo build --release -p shootout-load` "
+                          f"in {ROOT} (or set {BINARY_ENV})")
+    return path
+
+
+def argv(spec: LoadSpec, program: str = "shootout-load") -> list[str]:
+    """The command line that asks shootout-load for the load and the checks the target describes."""
+    target = spec.target
+    args = [program, "--json", "-c", str(spec.connections), "-t", str(max(1, min(spec.threads, spec.connections))),
+            "-d", f"{spec.duration:g}s", "--timeout", f"{spec.timeout:g}s"]
+    if spec.rate is not None:
+        args += ["--rate", f"{spec.rate:g}"]
+    if target.websocket_message is not None:
+        return [*args, "--websocket", "--message", target.websocket_message,
+                f"ws://{spec.host}:{spec.port}{target.path}"]
+    args += ["--expect-status", str(target.expect_status)]
+    if target.sessions:
+        args.append("--sessions")
+        if target.expect_counter:
+            args.append("--expect-counter")
+    if target.expect_body is not None:
+        args += ["--expect-body", target.expect_body]
+    if target.expect_body_regex is not None:
+        args += ["--expect-body-regex", target.expect_body_regex]
+    return [*args, spec.url]
+
+
+def _latency(data: dict, key: str) -> dict[str, float | None]:
+    block = data[key]
+    return {name: None if block[name] is None else float(block[name]) for name in LATENCY_KEYS}
+
+
+def parse(data: dict, client_cpu_s: float) -> LoadResult:
+    """A LoadResult from shootout-load's JSON (schemas/shootout-load.schema.json)."""
+    try:
+        result = LoadResult(
+            driver="native", requests=int(data["requests"]), duration_s=float(data["duration_s"]),
+            rps=float(data["rps"]), bytes_read=int(data["bytes_read"]), latency_us=_latency(data, "latency_us"),
+            errors=errors_of(**data["errors"]), client_cpu_s=client_cpu_s, validated=bool(data["validated"]),
+            sessions=bool(data["sessions"]), status_counts={str(k): int(v) for k, v in data["status_counts"].items()},
+            service_time_us=_latency(data, "service_time_us"), mode=str(data["mode"]),
+            target_rate=None if data["target_rate"] is None else float(data["target_rate"]),
+            achieved_rate=float(data["achieved_rate"]),
+            timeline=[{"second": int(s["second"]), "requests": int(s["requests"]), "errors": int(s["errors"]),
+                       "p99_us": s["p99_us"]} for s in data["timeline"]],
+            latency_histogram=[[int(value), int(count)] for value, count in data["histogram"]])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DriverError(f"shootout-load's JSON lacks or mistypes {exc}: {str(data)[:300]}") from None
+    if data.get("rate_kept") is False:
+        return replace(result, notes=(f"open loop below target: achieved {result.achieved_rate:.0f} "
+                                      f"of {result.target_rate:.0f} req/s",))
+    return result
+
+
+def run(spec: LoadSpec, log: Path | None = None) -> LoadResult:
+    done, cpu = run_tool(argv(spec, str(binary())), spec.cpus, spec.duration + 60, log)
+    if done.returncode != 0:
+        raise DriverError(f"shootout-load exited with {done.returncode}: {done.stderr.strip()[-500:]}")
+    try:
+        data = json.loads(done.stdout)
+    except ValueError as exc:
+        raise DriverError(f"shootout-load printed no JSON ({exc}): {done.stdout[:300]!r}") from None
+    return parse(data, cpu)

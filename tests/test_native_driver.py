@@ -1,0 +1,148 @@
+import json
+import os
+import socket
+import subprocess
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import jsonschema
+import pytest
+from schemas import assert_valid_lines
+
+from webshootout.load import native
+from webshootout.load.base import ERROR_KINDS, LATENCY_KEYS, DriverError, LoadSpec
+from webshootout.workloads import Target
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = json.loads((ROOT / "schemas" / "shootout-load.schema.json").read_text())
+
+
+def fixture(fixture_root) -> dict:
+    return json.loads((fixture_root / "drivers" / "shootout-load.json").read_text())
+
+
+def spec(target: Target, **kw) -> LoadSpec:
+    return LoadSpec("127.0.0.1", kw.pop("port", 8080), target, connections=kw.pop("connections", 8), threads=2,
+                    duration=kw.pop("duration", 3.0), cpus=(0,), **kw)
+
+
+def test_captured_output_matches_the_schema(fixture_root):
+    jsonschema.validate(fixture(fixture_root), SCHEMA)
+
+
+def test_schema_rejects_a_missing_field(fixture_root):
+    data = fixture(fixture_root)
+    del data["histogram"]
+    with pytest.raises(jsonschema.ValidationError, match="histogram"):
+        jsonschema.validate(data, SCHEMA)
+
+
+def test_result_carries_everything_the_report_reads(fixture_root):
+    data = fixture(fixture_root)
+    result = native.parse(data, client_cpu_s=0.5)
+    assert result.driver == "native" and result.requests == data["requests"] and result.validated
+    assert set(result.latency_us) == set(LATENCY_KEYS) == set(result.service_time_us)
+    assert set(result.errors) == set(ERROR_KINDS)
+    assert result.mode == "open" and result.target_rate == data["target_rate"]
+    assert sum(count for _, count in result.latency_histogram) == result.requests
+    assert [s["second"] for s in result.timeline] == list(range(len(data["timeline"])))
+    line = result.to_dict()
+    assert line["latency_histogram"][0] == list(data["histogram"][0]) and line["client_cpu_s"] == 0.5
+
+
+def test_rate_below_target_is_noted(fixture_root):
+    data = {**fixture(fixture_root), "rate_kept": False}
+    assert "below target" in native.parse(data, 0.1).notes[0]
+
+
+def test_bad_output_is_a_clear_error(fixture_root):
+    data = fixture(fixture_root)
+    del data["service_time_us"]
+    with pytest.raises(DriverError, match="service_time_us"):
+        native.parse(data, 0.1)
+
+
+def test_targets_become_flags():
+    session = native.argv(spec(Target("/session", sessions=True, expect_counter=True)))
+    assert "--sessions" in session and "--expect-counter" in session and session[-1] == "http://127.0.0.1:8080/session"
+    regex = native.argv(spec(Target("/db", expect_body_regex=r"^\{.*\}$"), rate=500.0))
+    assert regex[regex.index("--expect-body-regex") + 1] == r"^\{.*\}$" and regex[regex.index("--rate") + 1] == "500"
+    ws = native.argv(spec(Target("/ws", websocket_message="hi")))
+    assert ws[-4:] == ["--websocket", "--message", "hi", "ws://127.0.0.1:8080/ws"]
+    plain = native.argv(spec(Target("/p", expect_body="x"), connections=1))
+    assert plain[plain.index("-t") + 1] == "1" and "--sessions" not in plain
+
+
+def test_missing_binary_is_a_clear_error(monkeypatch, tmp_path):
+    monkeypatch.setenv(native.BINARY_ENV, str(tmp_path / "nope"))
+    with pytest.raises(DriverError, match="cargo build --release -p shootout-load"):
+        native.binary()
+
+
+class _Counter(BaseHTTPRequestHandler):
+    """Counts per visitor cookie, like the session workload."""
+
+    protocol_version = "HTTP/1.1"
+    counts: dict[str, int] = {}
+    lock = threading.Lock()
+
+    def do_GET(self):  # noqa: N802 - the http.server hook name
+        sid = (self.headers.get("Cookie") or "").partition("sid=")[2].split(";")[0]
+        with self.lock:
+            fresh = not sid
+            sid = sid or str(len(self.counts) + 1)
+            self.counts[sid] = self.counts.get(sid, 0) + 1
+            body = f"Count is {self.counts[sid]}".encode()
+        self.send_response(200)
+        if fresh:
+            self.send_header("Set-Cookie", f"sid={sid}; Path=/")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.mark.skipif(not os.access(ROOT / "target" / "release" / "shootout-load", os.X_OK)
+                    and not os.environ.get(native.BINARY_ENV), reason="shootout-load is not built")
+def test_real_run_against_a_session_server():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Counter)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        port = server.server_address[1]
+        cpus = tuple(sorted(os.sched_getaffinity(0)))
+        result = native.run(LoadSpec("127.0.0.1", port, Target("/s", sessions=True, expect_counter=True),
+                                     connections=4, threads=1, duration=1.0, cpus=cpus))
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert result.requests > 20 and sum(result.errors.values()) == 0, result.errors
+    assert result.sessions and result.validated and result.client_cpu_s > 0
+    assert result.status_counts == {"200": result.requests}
+
+
+def test_binary_exits_with_a_named_error_on_bad_flags():
+    path = ROOT / "target" / "release" / "shootout-load"
+    if not os.access(path, os.X_OK):
+        pytest.skip("shootout-load is not built")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    done = subprocess.run([str(path), "-H", "nocolon", f"http://127.0.0.1:{port}/"], capture_output=True, text=True,
+                          timeout=10)
+    assert done.returncode == 2 and "nocolon" in done.stderr
+
+
+def test_trial_line_with_native_fields_is_valid(fixture_root):
+    result = native.parse(fixture(fixture_root), 0.2)
+    line = {"schema": 1, "kind": "trial", "framework": "x", "display": "X", "language": "c", "workload": "plaintext",
+            "connections": 16, "trial": 1, "time": "2026-01-01T00:00:00+00:00", **result.to_dict(),
+            "client_cpu_percent": 1.0, "server_cpu_percent": 50.0, "server_rss_peak_mb": 10.0,
+            "server_rss_mean_mb": 9.0, "flags": []}
+    assert_valid_lines([line])
+    line["latency_histogram"] = [[1, 2, 3]]
+    with pytest.raises(jsonschema.ValidationError):
+        assert_valid_lines([line])
