@@ -21,6 +21,7 @@ from ..suites import Part
 from ..workloads import MODULES
 
 CLIENT_BOUND_CPU = 90.0
+BELOW_RATE = 0.99  # an open loop that achieved less than this share of its target rate
 
 
 class ServerDied(Exception):
@@ -61,6 +62,8 @@ def _trial_line(variant, workload, part, point, trial, result, usage, load_cpus)
     flags = ["client-bound"] if client_cpu >= CLIENT_BOUND_CPU else []
     if sum(result.errors.values()):
         flags.append("errors")
+    if result.target_rate and (result.achieved_rate or 0) < BELOW_RATE * result.target_rate:
+        flags.append("below-rate")
     return {"kind": "trial", "framework": variant.id, "display": variant.display, "language": variant.language,
             "workload": workload, **_point_fields(part, point), "trial": trial, "time": _now(),
             **result.to_dict(), "client_cpu_percent": round(client_cpu, 1),

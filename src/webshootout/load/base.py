@@ -30,7 +30,6 @@ class LoadSpec:
     duration: float
     cpus: tuple[int, ...]
     timeout: float = 5.0
-    rate: float | None = None  # requests/s in total for an open loop; None: closed loop (native driver only)
     rate: float | None = None  # open loop at this many requests/s in total; None: closed loop
     burst: Burst | None = None  # concurrency steps during one run (closed loop)
 
