@@ -1,0 +1,95 @@
+//! The framework-independent half of the workloads: PostgreSQL access, the hash, the session cookie.
+
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use tokio_postgres::NoTls;
+
+use crate::env::Env;
+
+pub const SESSION_COOKIE: &str = "uid";
+const MAX_N: u32 = 100_000;
+
+#[derive(Serialize)]
+pub struct World {
+    id: i32,
+    #[serde(rename = "randomNumber")]
+    random_number: i32,
+}
+
+#[derive(Serialize, Deserialize)]
+struct SessionData {
+    count: i64,
+}
+
+/// The outcome of one session request: the new count, and the uid to set when the visitor is new.
+pub struct Visit {
+    pub count: i64,
+    pub fresh_uid: Option<String>,
+}
+
+pub fn pool(env: &Env) -> Pool {
+    let config: tokio_postgres::Config = env.database_url.parse().unwrap_or_else(|error| {
+        eprintln!("DATABASE_URL is not a PostgreSQL URL: {error}");
+        std::process::exit(2);
+    });
+    let manager = Manager::from_config(config, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
+    // Requests wait on the database, so a few connections per worker keep the CPUs busy.
+    Pool::builder(manager).max_size((4 * env.workers).max(8)).build().expect("pool without timeouts")
+}
+
+pub async fn random_world(pool: &Pool) -> Result<World, Box<dyn std::error::Error>> {
+    let client = pool.get().await?;
+    let statement = client.prepare_cached("SELECT id, randomnumber FROM world WHERE id = $1").await?;
+    let id: i32 = rand::random_range(1..=10_000);
+    let row = client.query_one(&statement, &[&id]).await?;
+    Ok(World { id: row.get(0), random_number: row.get(1) })
+}
+
+/// Reads and rewrites the visitor's counter in one transaction; an unknown or absent uid makes a new visitor.
+pub async fn bump(pool: &Pool, uid: Option<&str>) -> Result<Visit, Box<dyn std::error::Error>> {
+    let mut client = pool.get().await?;
+    let tx = client.transaction().await?;
+    let stored = match uid {
+        Some(uid) => {
+            let select = tx.prepare_cached("SELECT data FROM usersessions WHERE uid = $1 FOR UPDATE").await?;
+            tx.query_opt(&select, &[&uid]).await?.map(|row| row.get::<_, String>(0))
+        }
+        None => None,
+    };
+    let visit = match (uid, stored) {
+        (Some(uid), Some(data)) => {
+            let count = serde_json::from_str::<SessionData>(&data)?.count + 1;
+            let update = tx.prepare_cached("UPDATE usersessions SET data = $1 WHERE uid = $2").await?;
+            tx.execute(&update, &[&serde_json::to_string(&SessionData { count })?, &uid]).await?;
+            Visit { count, fresh_uid: None }
+        }
+        _ => {
+            let fresh = hex::encode(rand::random::<[u8; 16]>());
+            let insert = tx.prepare_cached("INSERT INTO usersessions (uid, data) VALUES ($1, $2)").await?;
+            tx.execute(&insert, &[&fresh, &serde_json::to_string(&SessionData { count: 1 })?]).await?;
+            Visit { count: 1, fresh_uid: Some(fresh) }
+        }
+    };
+    tx.commit().await?;
+    Ok(visit)
+}
+
+/// n from the query, or the one-line reason it is refused.
+pub fn parse_n(raw: Option<&str>) -> Result<u32, &'static str> {
+    let raw = raw.ok_or("missing query parameter n")?;
+    let n: i64 = raw.parse().map_err(|_| "n must be an integer")?;
+    if !(1..=i64::from(MAX_N)).contains(&n) {
+        return Err("n must be between 1 and 100000");
+    }
+    Ok(n as u32)
+}
+
+/// Lowercase hex of d_n: d_1 = SHA-256(data), d_(k+1) = SHA-256(d_k).
+pub fn iterated_sha256_hex(data: &[u8], n: u32) -> String {
+    let mut digest = Sha256::digest(data);
+    for _ in 1..n {
+        digest = Sha256::digest(digest);
+    }
+    hex::encode(digest)
+}
