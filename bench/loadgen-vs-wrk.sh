@@ -25,6 +25,7 @@ cleanup() {
 trap cleanup EXIT
 
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
+[[ -x /usr/bin/time ]] || { echo "/usr/bin/time is not installed (apt-get install time)" >&2; exit 1; }
 gcc -O2 -Wall -Wextra -o "$work/epoll-server" "$root/bench/epoll-server.c"
 (cd "$root" && cargo build --release --quiet -p shootout-load)
 load="$root/target/release/shootout-load"
@@ -38,18 +39,18 @@ sleep 0.5
 url="http://127.0.0.1:$port/"
 
 # measure TOOL CONNECTIONS: runs one tool pinned to CLIENT_CPU and prints "requests rps cpu_s peak_rss_kib",
-# CPU and RSS taken from the kernel's accounting of the child, the same way for both tools.
+# CPU and peak RSS from /usr/bin/time (the kernel's accounting of the tool's process), the same way for both.
 measure() {
-  python3 - "$1" "$2" "$load" "$url" "$DURATION" "$THREADS" "$CLIENT_CPU" <<'EOF'
-import json, re, resource, subprocess, sys
-tool, conns, load, url, duration, threads, cpu = sys.argv[1:]
+  python3 - "$1" "$2" "$load" "$url" "$DURATION" "$THREADS" "$CLIENT_CPU" "$work/time.txt" <<'EOF'
+import json, re, subprocess, sys
+tool, conns, load, url, duration, threads, cpu, timing = sys.argv[1:]
 if tool == "wrk":
     argv = ["wrk", "-t", threads, "-c", conns, "-d", f"{duration}s", url]
 else:
     argv = [load, "--json", "-t", threads, "-c", conns, "-d", f"{duration}s", url]
-before = resource.getrusage(resource.RUSAGE_CHILDREN)
-done = subprocess.run(["taskset", "-c", cpu, *argv], capture_output=True, text=True, timeout=int(duration) + 60)
-after = resource.getrusage(resource.RUSAGE_CHILDREN)
+# time forks from a small C process, so the peak RSS is the tool's, not a forked interpreter's.
+done = subprocess.run(["/usr/bin/time", "-o", timing, "-f", "%U %S %M", "taskset", "-c", cpu, *argv],
+                      capture_output=True, text=True, timeout=int(duration) + 60)
 if done.returncode != 0:
     sys.exit(f"{tool} failed ({done.returncode}): {done.stderr[-400:]}")
 if tool == "wrk":
@@ -65,9 +66,8 @@ else:
     requests, seconds = data["requests"], data["duration_s"]
     if sum(data["errors"].values()):
         print(f"shootout-load reported errors: {data['errors']}", file=sys.stderr)
-cpu_s = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-# ru_maxrss of children is the largest child so far: fine here, each measure runs in a fresh python.
-print(requests, round(requests / seconds), round(cpu_s, 3), after.ru_maxrss)
+user, system, rss_kib = open(timing).read().split()[-3:]
+print(requests, round(requests / seconds), round(float(user) + float(system), 3), rss_kib)
 EOF
 }
 
