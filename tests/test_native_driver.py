@@ -124,16 +124,32 @@ def test_real_run_against_a_session_server():
     assert result.status_counts == {"200": result.requests}
 
 
-def test_binary_exits_with_a_named_error_on_bad_flags():
+def _built() -> Path:
     path = ROOT / "target" / "release" / "shootout-load"
     if not os.access(path, os.X_OK):
         pytest.skip("shootout-load is not built")
+    return path
+
+
+def _closed_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    done = subprocess.run([str(path), "-H", "nocolon", f"http://127.0.0.1:{port}/"], capture_output=True, text=True,
-                          timeout=10)
+        return probe.getsockname()[1]
+
+
+def test_binary_exits_with_a_named_error_on_bad_flags():
+    done = subprocess.run([str(_built()), "-H", "nocolon", f"http://127.0.0.1:{_closed_port()}/"],
+                          capture_output=True, text=True, timeout=10)
     assert done.returncode == 2 and "nocolon" in done.stderr
+
+
+def test_output_with_nobody_listening_still_matches_the_schema():
+    done = subprocess.run([str(_built()), "--json", "-c", "2", "-t", "1", "-d", "300ms", "-R", "100",
+                           f"http://127.0.0.1:{_closed_port()}/"], capture_output=True, text=True, timeout=10)
+    data = json.loads(done.stdout)
+    jsonschema.validate(data, SCHEMA)
+    assert data["requests"] == 0 and data["errors"]["connect"] > 0 and data["latency_us"]["p99"] is None
+    assert data["rate_kept"] is False and "BELOW 99 %" in done.stderr
 
 
 def test_trial_line_with_native_fields_is_valid(fixture_root):
