@@ -7,6 +7,7 @@ import http.client
 import secrets
 import shutil
 import sys
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -72,6 +73,24 @@ def prepare_and_start(variant: Variant, env: server.Environment, *, install: boo
         return server.start(variant, env)
     except process.StartError as exc:
         return Fault("start", str(exc), process.log_tail(env.logs / f"{variant.id}.log"))
+
+
+SETTLE_TIMEOUT = 60.0
+
+
+def settle(srv: server.Server) -> str | None:
+    """Waits for requests a load left queued (a driver that gave up does not cancel them server-side).
+
+    One GET of the ready path waits its turn behind them, so the next check or trial starts on an idle
+    server. Returns why it did not answer, or None.
+    """
+    url = f"http://{server.HOST}:{srv.port}{srv.variant.start.ready}"
+    try:
+        with urllib.request.urlopen(url, timeout=SETTLE_TIMEOUT) as response:
+            response.read()
+    except (OSError, http.client.HTTPException) as exc:
+        return f"GET {url} after the load: {type(exc).__name__}: {exc}"
+    return None
 
 
 def context(srv: server.Server, env: server.Environment, workload: str) -> Context:

@@ -111,6 +111,7 @@ def _measure_point(variant, srv, env, settings, part, rundir, workload, point, c
                         settings.load_cpus, rate=point.rate, burst=point.burst)
 
     where = f"{variant.id} {workload} {point.label}"
+    harness.settle(srv)
     if env.postgres:
         env.postgres.reset()
     if warmup > 0:
@@ -152,7 +153,7 @@ def _run_variant(variant, env, settings, part, rundir, done, progress) -> None:
     srv = started
     try:
         for workload in workloads:
-            reason = harness.verify(srv, env, workload)
+            reason = harness.settle(srv) or harness.verify(srv, env, workload)
             rundir.append({"kind": "verification", "framework": variant.id, "workload": workload,
                            "part": part.name, "passed": reason is None, "reason": reason,
                            "log_tail": log_tail(srv.log) if reason else "", "time": _now()})
