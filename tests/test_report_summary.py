@@ -131,3 +131,14 @@ def test_a_partial_histogram_set_is_not_merged():
     lines = [_line(1, 100.0, latency_histogram=[[5, 1]]), _line(2, 110.0), _line(3, 120.0)]
     latency = summary.summarize({}, lines)["workloads"][0]["points"][0]["results"][0]["latency_us"]
     assert latency["merged"] is False and latency["source"].startswith("trial 2 ")
+
+
+def test_sustainable_throughput_is_the_highest_rate_under_the_slo():
+    def point(rate, p99_us, framework="x"):
+        return {**_line(1, rate * 0.999, mode="open", target_rate=rate, achieved_rate=rate * 0.999, rate=rate,
+                        slo_p99_ms=5.0, latency_us={"p50": 1.0, "p99": p99_us}), "framework": framework}
+    lines = [point(100, 900), point(200, 4000), point(300, 9000), point(100, 6000, "y"), point(200, 7000, "y")]
+    (workload,) = summary.summarize({}, lines)["workloads"]
+    assert workload["sustainable"] == [
+        {"framework": "x", "series": "c=8", "slo_p99_ms": 5.0, "rate": 199.8},
+        {"framework": "y", "series": "c=8", "slo_p99_ms": 5.0, "rate": None}]

@@ -53,6 +53,7 @@ def _fault_line(variant: catalog.Variant, fault: Fault, workload: str | None = N
 def _point_fields(part: Part, point: Point) -> dict:
     return {"part": part.name, "point": point.label, "profile": point.mode, "connections": point.connections,
             "rate": point.rate, "hash_n": point.hash_n, "workers": part.profile.workers,
+            "slo_p99_ms": part.profile.slo_p99_ms,
             "burst_steps": list(point.burst.steps) if point.burst else None,
             "burst_step_seconds": point.burst.step_seconds if point.burst else None}
 

@@ -67,3 +67,10 @@ def latency_note(workload: dict) -> str:
         return "latency: percentiles of the histograms of all trials merged"
     return ("latency: rows without histograms (wrk, ab) show the percentiles of their median-req/s trial; "
             "percentiles of different trials cannot be averaged")
+
+
+def sustainable_lines(workload: dict) -> list[str]:
+    """One line per rate sweep and framework: how fast it can go with p99 under the SLO."""
+    return [f"{item['framework']} ({item['series']}): "
+            + (f"{count(item['rate'])} req/s" if item["rate"] is not None else "none of the rates")
+            + f" with p99 <= {item['slo_p99_ms']:g} ms" for item in workload.get("sustainable", [])]

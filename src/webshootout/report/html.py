@@ -173,12 +173,15 @@ def _workload(workload: dict, colors: dict) -> str:
     cards.append(_card("Requests per server CPU-second (more is cheaper)",
                        _cost_bars(workload, colors, "requests_per_cpu_second", fmt.count, "requests per CPU-second")))
     for point in workload["points"]:
-        if any(r["timeline"] for r in point["results"]):
+        if point["profile"] == "burst" and any(r["timeline"] for r in point["results"]):
             cards.append(_card(f"Timeline, {point['label']}: requests per second", _timeline(point, colors, "requests")))
             if any(s.get("p99_us") for r in point["results"] if r["timeline"] for s in r["timeline"]):
                 cards.append(_card(f"Timeline, {point['label']}: p99 per second", _timeline(point, colors, "p99_us")))
+    lines = "".join(f"<li>{escape(line)}</li>" for line in fmt.sustainable_lines(workload))
+    capacity = _card("Sustainable throughput (highest open-loop rate with p99 under the SLO)",
+                     f"<ul>{lines}</ul>") if lines else ""
     return (f'<h2 id="{escape(workload["workload"])}">{escape(workload["workload"])}</h2>'
-            f'{_card("Results", _table(workload))}<div class="grid">{"".join(cards)}</div>')
+            f'{_card("Results", _table(workload))}{capacity}<div class="grid">{"".join(cards)}</div>')
 
 
 def _not_measured(items: list[dict]) -> str:

@@ -42,6 +42,9 @@ def _workload(workload: dict) -> list[str]:
     out = [f"## {workload['workload']}", ""]
     rows = [fmt.main_row(point, result) for point in workload["points"] for result in point["results"]]
     out += [*_table(fmt.MAIN_HEADER, rows, {0, 1, 2, 12}), "", f"_{fmt.latency_note(workload)}_", ""]
+    if workload.get("sustainable"):
+        out += ["Sustainable throughput (the highest open-loop rate whose p99 met the SLO):", "",
+                *(f"- {line}" for line in fmt.sustainable_lines(workload)), ""]
     header = ("framework", "load", *fmt.PERCENTILE_NAMES.values(), "max", "DB CPU %", "req/s per MB")
     rows = [(r["framework"], point["label"], *(fmt.ms(r["latency_us"][k]) for k in fmt.PERCENTILE_NAMES),
              fmt.ms(r["latency_us"]["max"]), fmt.percent(r["database_cpu_percent"]), fmt.ratio(r["rps_per_mb"]))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 
-from .. import stats
+from .. import profiles, stats
 
 SCHEMA = 1
 NOISY_CV = 0.05
@@ -171,13 +171,35 @@ def summarize(meta: dict, lines: list[dict]) -> dict:
         ordered = sorted(by_point, key=lambda k: _point_sort_key(points[k]))
         # Several suite parts can measure the same label; only then does the label need the part's name.
         several_parts = len({points[k]["part"] for k in ordered}) > 1
-        workloads.append({"workload": workload, "points": [
+        entry = {"workload": workload, "points": [
             {**points[k], "label": f"{points[k]['part']}: {points[k]['label']}" if several_parts
              else points[k]["label"], "results": _rank([_result(trials) for trials in by_point[k].values()])}
-            for k in ordered]})
+            for k in ordered]}
+        entry["sustainable"] = sustainable(entry, {p["label"]: by_point[k] for p, k in zip(entry["points"], ordered)})
+        workloads.append(entry)
     labels = list(dict.fromkeys(p["label"] for w in workloads for p in w["points"]))
     return {"schema": SCHEMA, "run": {**_run_header(meta), "load_points": labels}, "workloads": workloads,
             "not_measured": _not_measured(lines)}
+
+
+def sustainable(workload: dict, trials_by_label: dict[str, dict[str, list[dict]]]) -> list[dict]:
+    """Per rate sweep and framework: the highest rate whose merged p99 met the SLO (`slo_p99_ms`)."""
+    found = []
+    for sweep in sweeps(workload):
+        if sweep["axis"] != "rate":
+            continue
+        frameworks = dict.fromkeys(r["framework"] for p in sweep["points"] for r in p["results"])
+        for framework in frameworks:
+            pairs, slo = [], profiles.SLO_P99_MS
+            for point in sweep["points"]:
+                for result in point["results"]:
+                    if result["framework"] == framework:
+                        pairs.append((result["achieved_rate"] or point["rate"], result["latency_us"]["p99"]))
+                slo = next((t["slo_p99_ms"] for t in trials_by_label[point["label"]].get(framework, [])
+                            if t.get("slo_p99_ms")), slo)
+            found.append({"framework": framework, "series": sweep["name"], "slo_p99_ms": slo,
+                          "rate": profiles.sustainable_rate(pairs, slo)})
+    return found
 
 
 def to_json(summary: dict) -> str:

@@ -22,6 +22,7 @@ def render(summary: dict) -> str:
         rows = [fmt.main_row(point, result) for point in workload["points"] for result in point["results"]]
         out.append(f"\n== {workload['workload']} ==\n{table(fmt.MAIN_HEADER, rows, LEFT)}\n"
                    f"{fmt.latency_note(workload)}")
+        out.extend(f"sustainable throughput: {line}" for line in fmt.sustainable_lines(workload))
     if summary["not_measured"]:
         out.append("\n== not measured ==")
         out.extend(fmt.not_measured_line(item) for item in summary["not_measured"])
