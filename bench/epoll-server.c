@@ -49,7 +49,7 @@ static int answer(int fd, int count) {
         int now = count < BATCH ? count : BATCH;
         size_t len = (size_t)now * RESPONSE_LEN, off = 0;
         while (off < len) { /* the client reads as it writes; a full send buffer is rare and brief */
-            ssize_t w = write(fd, out + off, len - off);
+            ssize_t w = send(fd, out + off, len - off, MSG_NOSIGNAL); /* a gone client must not kill us */
             if (w > 0) off += (size_t)w;
             else if (w < 0 && (errno == EAGAIN || errno == EINTR)) continue;
             else return -1;

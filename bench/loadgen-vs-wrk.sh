@@ -32,8 +32,8 @@ load="$root/target/release/shootout-load"
 ulimit -n $((MANY + 1024 > 4096 ? MANY + 1024 : 4096))
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-total=$(( (PAIRS * 2 + 2) * (DURATION + 5) + 30 ))
-taskset -c "$SERVER_CPU" "$work/epoll-server" "$port" "$total" &
+# The server's own time limit is only a backstop in case this script is killed; cleanup stops it.
+taskset -c "$SERVER_CPU" "$work/epoll-server" "$port" 3600 &
 server_pid=$!
 sleep 0.5
 url="http://127.0.0.1:$port/"
@@ -81,6 +81,7 @@ for pair in $(seq 1 "$PAIRS"); do
   if (( pair % 2 )); then order="wrk shootout-load"; else order="shootout-load wrk"; fi
   for tool in $order; do
     read -r requests rps cpu rss < <(measure "$tool" "$CONNECTIONS")
+    kill -0 "$server_pid" || { echo "the server exited" >&2; exit 1; }
     per_cpu[$tool]=$(python3 -c "print(round($requests / max($cpu, 1e-9)))")
     printf '%-5s %-14s %12s %10s %16s %12s\n' "$pair" "$tool" "$rps" "$cpu" "${per_cpu[$tool]}" \
       "$(python3 -c "print(round($rss / 1024, 1))")"
@@ -100,6 +101,7 @@ if (( MANY > 0 )); then
   echo "$MANY connections, one run each:"
   for tool in wrk shootout-load; do
     read -r requests rps cpu rss < <(measure "$tool" "$MANY")
+    kill -0 "$server_pid" || { echo "the server exited" >&2; exit 1; }
     printf '  %-14s %10s req/s  CPU %6ss  peak RSS %s MB\n' "$tool" "$rps" "$cpu" "$(python3 -c "print(round($rss / 1024, 1))")"
   done
 fi
