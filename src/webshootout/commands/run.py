@@ -85,27 +85,34 @@ def _measure(variant, srv, env, settings, part, rundir, workload, done, progress
     """Every load point of the workload; an automatic rate sweep first measures closed-loop capacity."""
     ctx = harness.context(srv, env, workload)
     capacity = None
+    # A JIT stack's own warm-up (start.warmup) compiles the workload's code paths once; later points of
+    # the same workload run on compiled code and get the run's warm-up.
+    warmup = max(settings.warmup, variant.start.warmup or 0.0)
     for point in profiles.points(part.profile, workload):
-        rates = _measure_point(variant, srv, env, settings, part, rundir, workload, point, ctx, done, progress)
+        rates, measured = _measure_point(variant, srv, env, settings, part, rundir, workload, point, ctx, done,
+                                         progress, warmup)
+        warmup = settings.warmup if measured else warmup
         if capacity is None and point.mode == "closed":
             capacity = statistics.median(rates) if rates else None
     if profiles.needs_capacity(part.profile, workload) and capacity:
         say(f"{variant.id} {workload}: closed-loop capacity {capacity:,.0f} req/s; sweeping open-loop rates")
         for point in profiles.points(part.profile, workload, capacity):
-            _measure_point(variant, srv, env, settings, part, rundir, workload, point, ctx, done, progress)
+            _measure_point(variant, srv, env, settings, part, rundir, workload, point, ctx, done, progress,
+                           settings.warmup)
 
 
-def _measure_point(variant, srv, env, settings, part, rundir, workload, point, ctx, done, progress) -> list[float]:
-    """Warm-up and the trials not yet recorded; returns the req/s of every trial of the point."""
+def _measure_point(variant, srv, env, settings, part, rundir, workload, point, ctx, done, progress,
+                   warmup: float) -> tuple[list[float], bool]:
+    """Warm-up and the trials not yet recorded; returns the req/s of every trial of the point, and whether
+    any was measured now (a resumed run may have them all)."""
     driver = load.DRIVERS[settings.driver]
-    warmup = max(settings.warmup, variant.start.warmup or 0.0)
     log = rundir.logs / f"{variant.id}.load.log"
     target = _target(workload, ctx, point)
     keys = {t: (part.name, variant.id, workload, point.label, t) for t in range(1, settings.trials + 1)}
     todo = [t for t, key in keys.items() if key not in done]
     rates = [done[key] for key in keys.values() if key in done]
     if not todo:
-        return rates
+        return rates, False
 
     def spec(duration: float) -> LoadSpec:
         return LoadSpec(ctx.host, ctx.port, target, point.connections, len(settings.load_cpus), duration,
@@ -136,7 +143,7 @@ def _measure_point(variant, srv, env, settings, part, rundir, workload, point, c
         progress.done += 1
         say(f"    {result.rps:,.0f} req/s, p99 {(result.latency_us['p99'] or 0) / 1000:.2f} ms, "
             f"errors {sum(result.errors.values())}, server CPU {sampler.usage.cpu_percent:.0f} %")
-    return rates
+    return rates, True
 
 
 def _run_variant(variant, env, settings, part, rundir, done, progress) -> None:
