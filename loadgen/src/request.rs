@@ -30,7 +30,7 @@ impl Template {
                 .and_then(|(a, b)| Some((a.parse::<u64>().ok()?, b.parse::<u64>().ok()?)))
                 .filter(|(a, b)| a <= b)
                 .ok_or_else(|| format!("URL path {path:?}: {spec} is not a template (expected {{rand:A:B}} with A <= B)"))?;
-            parts.push(Part::Text(rest[..open].as_bytes().to_vec()));
+            parts.push(Part::Text(rest.as_bytes()[..open].to_vec()));
             parts.push(Part::Rand(bounds.0, bounds.1));
             rest = &rest[close + 1..];
         }

@@ -92,7 +92,7 @@ impl Stats {
 
     /// Moves the current second's buckets into the timeline.
     pub fn flush(&mut self) {
-        if self.current.len() > 0 {
+        if !self.current.is_empty() {
             if self.timeline.len() <= self.current_second {
                 self.timeline.resize_with(self.current_second + 1, Second::default);
             }

@@ -148,8 +148,9 @@ impl Worker {
                         if event.is_writable() && !self.conns[idx].out.is_empty() && !self.flush(idx, now) {
                             continue;
                         }
-                        if event.is_readable() || event.is_read_closed() || event.is_error() {
-                            self.on_readable(idx, now);
+                        let closing = event.is_read_closed() || event.is_error();
+                        if event.is_readable() || closing {
+                            self.on_readable(idx, closing, now);
                         }
                     }
                 }
@@ -244,6 +245,9 @@ impl Worker {
 
     /// A connection can take requests: send in closed loop, offer it to the schedule in open loop.
     fn ready(&mut self, idx: usize, now: Instant) {
+        if now >= self.clock.end {
+            return; // its answer could not be recorded any more
+        }
         if self.config.rate.is_some() {
             let conn = &mut self.conns[idx];
             if !conn.idle_queued {
@@ -318,10 +322,10 @@ impl Worker {
         true
     }
 
-    fn on_readable(&mut self, idx: usize, now: Instant) {
+    /// `closing`: the peer's close was reported with the data, so read on until the end of file shows.
+    fn on_readable(&mut self, idx: usize, closing: bool, now: Instant) {
         let mut scratch = std::mem::take(&mut self.scratch);
-        loop {
-            let Some(stream) = self.conns[idx].stream.as_mut() else { break };
+        while let Some(stream) = self.conns[idx].stream.as_mut() {
             match stream.read(&mut scratch) {
                 Ok(0) => {
                     let pending = std::mem::take(&mut self.conns[idx].pending);
@@ -336,7 +340,7 @@ impl Worker {
                         break;
                     }
                     // A short read emptied the socket; edge-triggered readiness reports new data later.
-                    if n < scratch.len() {
+                    if n < scratch.len() && !closing {
                         break;
                     }
                 }
