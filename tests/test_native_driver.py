@@ -12,6 +12,7 @@ from schemas import assert_valid_lines
 
 from webshootout.load import native
 from webshootout.load.base import ERROR_KINDS, LATENCY_KEYS, DriverError, LoadSpec
+from webshootout.profiles import Burst
 from webshootout.workloads import Target
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,6 +73,8 @@ def test_targets_become_flags():
     assert ws[-4:] == ["--websocket", "--message", "hi", "ws://127.0.0.1:8080/ws"]
     plain = native.argv(spec(Target("/p", expect_body="x"), connections=1))
     assert plain[plain.index("-t") + 1] == "1" and "--sessions" not in plain
+    burst = native.argv(spec(Target("/p"), connections=2, burst=Burst((2, 50), 2.5)))
+    assert burst[burst.index("--burst") + 1] == "2,50" and burst[burst.index("--step") + 1] == "2.5s"
 
 
 def test_missing_binary_is_a_clear_error(monkeypatch, tmp_path):

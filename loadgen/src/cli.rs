@@ -37,6 +37,13 @@ pub struct Args {
     /// Open loop at this many requests per second in total (closed loop without it).
     #[arg(short = 'R', long)]
     pub rate: Option<f64>,
+    /// Closed loop whose connection count steps up during one run, e.g. 100,500,1000; each step lasts
+    /// --step, so the run lasts steps x --step (-c and -d are taken from the steps).
+    #[arg(long, value_delimiter = ',', conflicts_with = "rate")]
+    pub burst: Vec<usize>,
+    /// How long each --burst step lasts.
+    #[arg(long, default_value = "5s", value_parser = parse_duration)]
+    pub step: Duration,
     /// Every connection is one visitor with its own cookie jar.
     #[arg(long, conflicts_with = "cookieless")]
     pub sessions: bool,
@@ -79,6 +86,9 @@ pub struct Config {
     pub warmup: Duration,
     pub timeout: Duration,
     pub rate: Option<f64>,
+    /// Connections open in each step of a burst (empty: all of them for the whole run).
+    pub burst: Vec<usize>,
+    pub step: Duration,
     pub pipeline: usize,
     pub sessions: bool,
     pub expect_status: u16,
@@ -177,13 +187,23 @@ impl Args {
                 return Err(format!("--rate: expected requests per second above 0, got {rate}"));
             }
         }
+        if self.burst.contains(&0) || self.burst.windows(2).any(|w| w[1] < w[0]) {
+            return Err(format!("--burst {:?}: expected rising connection counts of at least 1", self.burst));
+        }
+        if !self.burst.is_empty() && self.step.is_zero() {
+            return Err("--step: a burst step must last longer than 0s".into());
+        }
+        let (connections, duration) = match self.burst.iter().max() {
+            Some(&most) => (most, self.step * self.burst.len() as u32),
+            None => (self.connections, self.duration),
+        };
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         let threads = match self.threads {
             Some(0) => return Err("--threads: expected at least 1, got 0".into()),
             Some(n) => n,
             None => cpus,
         }
-        .min(self.connections);
+        .min(connections);
         let url = parse_url(&self.url, self.websocket)?;
         let addr = (url.host.trim_matches(['[', ']']), url.port)
             .to_socket_addrs()
@@ -218,12 +238,14 @@ impl Args {
         };
         Ok(Config {
             addr,
-            connections: self.connections,
+            connections,
             threads,
-            duration: self.duration,
+            duration,
             warmup: self.warmup,
             timeout: self.timeout,
             rate: self.rate,
+            burst: self.burst,
+            step: self.step,
             pipeline: self.pipeline,
             sessions: self.sessions,
             expect_status: self.expect_status,
@@ -265,6 +287,15 @@ mod tests {
         assert!(config(&["http://127.0.0.1:99999/"]).unwrap_err().contains("99999"));
         assert!(config(&["http://127.0.0.1:1/{rand:5}"]).unwrap_err().contains("{rand:5}"));
         assert!(config(&["--expect-counter", "http://127.0.0.1:1/"]).is_err());
+    }
+
+    #[test]
+    fn a_burst_sets_connections_and_duration() {
+        let c = config(&["--burst", "2,4,8", "--step", "500ms", "-c", "99", "-d", "9s", "http://127.0.0.1:1/"]).unwrap();
+        assert_eq!((c.connections, c.duration, c.burst), (8, Duration::from_millis(1500), vec![2, 4, 8]));
+        assert!(config(&["--burst", "2,0", "http://127.0.0.1:1/"]).unwrap_err().contains("--burst"));
+        assert!(config(&["--burst", "8,2", "http://127.0.0.1:1/"]).unwrap_err().contains("rising"));
+        assert!(config(&["--burst", "2", "--rate", "5", "http://127.0.0.1:1/"]).is_err());
     }
 
     #[test]

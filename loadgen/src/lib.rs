@@ -37,7 +37,7 @@ pub fn run(config: Config) -> Result<Report, String> {
     let threads = config.threads;
     let mut workers = Vec::with_capacity(threads);
     for index in 0..threads {
-        let share = config.connections / threads + usize::from(index < config.connections % threads);
+        let share = worker::share(config.connections, index, threads);
         let worker = Worker::new(Arc::clone(&config), clock, index, threads, share)
             .map_err(|e| format!("cannot create an event loop: {e}"))?;
         let handle = std::thread::Builder::new()

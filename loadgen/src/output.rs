@@ -55,6 +55,12 @@ pub struct Second {
 }
 
 #[derive(Debug, Clone, Serialize)]
+pub struct Burst {
+    pub steps: Vec<usize>,
+    pub step_s: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub version: &'static str,
     pub mode: &'static str,
@@ -77,6 +83,8 @@ pub struct Report {
     pub errors: BTreeMap<&'static str, u64>,
     pub status_counts: BTreeMap<String, u64>,
     pub timeline: Vec<Second>,
+    /// A burst run: the connection count of each step and how long each lasted.
+    pub burst: Option<Burst>,
     pub histogram: Vec<(u64, u64)>,
     pub client_cpu_s: f64,
     pub client_peak_rss_kib: u64,
@@ -125,6 +133,8 @@ impl Report {
                 .map(|(code, &n)| (code.to_string(), n))
                 .collect(),
             timeline,
+            burst: (!config.burst.is_empty())
+                .then(|| Burst { steps: config.burst.clone(), step_s: config.step.as_secs_f64() }),
             histogram: stats::buckets(&stats.latency),
             client_cpu_s,
             client_peak_rss_kib: crate::sys::peak_rss_kib(),

@@ -43,6 +43,8 @@ pub struct Worker {
     scratch: Vec<u8>,
     decoded: Vec<u8>,
     to_connect: VecDeque<usize>,
+    /// Connections handed to `to_connect` so far; a burst releases more at each step.
+    released: usize,
     connecting: usize,
     measuring: bool,
     /// Open loop: connections able to take a request, and the next request's number in this thread.
@@ -50,6 +52,11 @@ pub struct Worker {
     next: u64,
     schedule_start: Instant,
     timer: Option<Timer>,
+}
+
+/// Thread `index`'s share of `total` connections spread over `threads`.
+pub fn share(total: usize, index: usize, threads: usize) -> usize {
+    total / threads + usize::from(index < total % threads)
 }
 
 fn micros(d: Duration) -> u64 {
@@ -75,6 +82,10 @@ impl Worker {
             Some(_) => Some(Timer::new(poll.registry(), TIMER)?),
             None => None,
         };
+        let released = match config.burst.first() {
+            Some(&first) => share(first, index, threads),
+            None => connections,
+        };
         Ok(Worker {
             poll,
             timer,
@@ -83,7 +94,8 @@ impl Worker {
             rng,
             scratch: vec![0; READ_BUFFER],
             decoded: Vec::new(),
-            to_connect: (0..connections).collect(),
+            to_connect: (0..released).collect(),
+            released,
             connecting: 0,
             measuring: false,
             idle: VecDeque::new(),
@@ -111,8 +123,9 @@ impl Worker {
                 self.scan(now);
                 next_scan = now + SCAN;
             }
+            let next_step = self.release(now);
             self.start_connects(now);
-            let mut wake = next_scan.min(self.clock.end);
+            let mut wake = next_scan.min(self.clock.end).min(next_step);
             if !self.measuring {
                 wake = wake.min(self.clock.measure);
             }
@@ -158,6 +171,28 @@ impl Worker {
         }
         self.stats.flush();
         self.stats
+    }
+
+    /// A burst: opens this thread's share of the current step's connections; returns when the next
+    /// step begins (the run's end when there is none).
+    fn release(&mut self, now: Instant) -> Instant {
+        let steps = &self.config.burst;
+        if steps.is_empty() {
+            return self.clock.end;
+        }
+        let step = self.config.step;
+        let elapsed = now.saturating_duration_since(self.clock.measure);
+        let current = if now < self.clock.measure { 0 } else { (elapsed.as_nanos() / step.as_nanos()) as usize };
+        let wanted = share(steps[current.min(steps.len() - 1)], self.index, self.threads).min(self.conns.len());
+        while self.released < wanted {
+            self.to_connect.push_back(self.released);
+            self.released += 1;
+        }
+        if now < self.clock.measure {
+            self.clock.measure
+        } else {
+            self.clock.measure + step * (current as u32 + 1)
+        }
     }
 
     fn begin_measuring(&mut self) {

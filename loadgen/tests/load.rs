@@ -249,3 +249,19 @@ fn ten_thousand_connections() {
     assert_eq!(r.error_total(), 0, "{:?}", r.errors);
     assert!(r.requests >= 10_000, "every connection should answer at least once, got {}", r.requests);
 }
+
+#[test]
+fn a_burst_opens_more_connections_at_each_step() {
+    let server = answering(HELLO);
+    let port = server.port;
+    let run = std::thread::spawn(move || load(&["--burst", "2,6", "--step", "800ms", "-t", "1", &url(port, "/")]));
+    std::thread::sleep(Duration::from_millis(400));
+    let first_step = server.accepted.load(Ordering::SeqCst);
+    let r = run.join().unwrap();
+    assert_eq!(first_step, 2, "connections open during the first step");
+    assert_eq!(server.accepted.load(Ordering::SeqCst), 6);
+    assert_eq!((r.connections, r.duration_s, r.timeline.len()), (6, 1.6, 2));
+    let burst = r.burst.as_ref().expect("a burst run reports its steps");
+    assert_eq!((burst.steps.clone(), burst.step_s), (vec![2, 6], 0.8));
+    assert!(r.requests > 50 && r.error_total() == 0, "{} {:?}", r.requests, r.errors);
+}

@@ -52,7 +52,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--websocket-rate", type=float, metavar="R", help="WebSocket messages/s in total (default closed loop)")
     p.add_argument("--slo-p99-ms", type=float, metavar="MS",
                    help="p99 bound for the sustainable throughput of a rate sweep (default 10)")
-    p.add_argument("--driver", choices=DRIVERS, help="load generator (default wrk)")
+    p.add_argument("--driver", choices=DRIVERS, help="load generator (default native: shootout-load)")
     p.add_argument("--server-cpus", metavar="CPUS", help="CPUs for the servers and PostgreSQL (default: first half)")
     p.add_argument("--load-cpus", metavar="CPUS", help="CPUs for the load generator (default: second half)")
     p.add_argument("--out", metavar="DIR", help="parent directory of the run directory (default runs/)")

@@ -114,9 +114,9 @@ def _measure_point(variant, srv, env, settings, part, rundir, workload, point, c
     if not todo:
         return rates, False
 
-    def spec(duration: float) -> LoadSpec:
+    def spec(duration: float, burst=point.burst) -> LoadSpec:
         return LoadSpec(ctx.host, ctx.port, target, point.connections, len(settings.load_cpus), duration,
-                        settings.load_cpus, rate=point.rate, burst=point.burst)
+                        settings.load_cpus, rate=point.rate, burst=burst)
 
     where = f"{variant.id} {workload} {point.label}"
     harness.settle(srv)
@@ -124,7 +124,7 @@ def _measure_point(variant, srv, env, settings, part, rundir, workload, point, c
         env.postgres.reset()
     if warmup > 0:
         say(progress.line(f"{where} warm-up {warmup:g}s"))
-        driver(spec(warmup), log)
+        driver(spec(warmup, burst=None), log)  # a burst warms up at its first step
     for trial in todo:
         if env.postgres:
             env.postgres.reset()

@@ -28,6 +28,8 @@ def argv(spec: LoadSpec, program: str = "shootout-load") -> list[str]:
             "-d", f"{spec.duration:g}s", "--timeout", f"{spec.timeout:g}s"]
     if spec.rate is not None:
         args += ["--rate", f"{spec.rate:g}"]
+    if spec.burst is not None:
+        args += ["--burst", ",".join(map(str, spec.burst.steps)), "--step", f"{spec.burst.step_seconds:g}s"]
     if target.websocket_message is not None:
         return [*args, "--websocket", "--message", target.websocket_message,
                 f"ws://{spec.host}:{spec.port}{target.path}"]
