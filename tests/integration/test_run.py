@@ -11,10 +11,10 @@ from .helpers import make_settings
 pytestmark = pytest.mark.integration
 
 
-@pytest.mark.parametrize("driver", ["wrk", "ab"])
+@pytest.mark.parametrize("driver", ["native", "wrk", "ab"])
 def test_short_run_produces_valid_results(root, tmp_path, capsys, no_leftovers, driver):
-    frameworks = ("flask", "starlette") if driver == "wrk" else ("flask",)
-    workloads = None if driver == "wrk" else ("plaintext", "db")
+    frameworks = ("flask", "starlette") if driver == "native" else ("flask",)
+    workloads = None if driver == "native" else ("plaintext", "db")
     settings = make_settings(root, frameworks, out=tmp_path, driver=driver, workloads=workloads)
     assert run.run(settings, ["run"]) == 0
     (run_dir,) = tmp_path.iterdir()
@@ -31,6 +31,10 @@ def test_short_run_produces_valid_results(root, tmp_path, capsys, no_leftovers, 
     for line in trials:
         assert line["rps"] > 0 and line["server_cpu_percent"] > 0 and line["server_rss_peak_mb"] > 1
         assert line["errors"]["status"] == 0, line
+        if driver == "native":  # every response checked; each connection one visitor whose count rises
+            assert line["validated"] and line["errors"]["validation"] == 0, line
+            assert line["sessions"] == (line["workload"] == "session") and line["latency_histogram"]
+    assert {"report.html", "report.md", "summary.json"} <= {p.name for p in run_dir.iterdir()}
     assert not [line for line in lines if line["kind"] in ("fault",)]
     capsys.readouterr()
     assert report.run(run_dir) == 0
