@@ -1,6 +1,6 @@
 import pytest
 
-from webshootout import suites
+from webshootout import catalog, suites
 from webshootout.suites import SuiteError
 
 
@@ -44,3 +44,12 @@ def test_runs_inherit_the_top_level_selection_and_profile(tmp_path):
     assert one.frameworks == two.frameworks == ("x",) and one.workloads == ("session",) and two.workloads is None
     assert one.profile.connections == (100,) and two.profile.connections == (5000,)
     assert two.profile.session_modes == (True, False) and (one.name, two.name) == ("s-1", "big")
+
+
+def test_suites_name_only_known_frameworks_and_quick_covers_every_language(root):
+    variants = {v.id: v for v in catalog.discover(root)}
+    for path in sorted((root / "suites").glob("*.toml")):
+        named = suites.load(path).frameworks or ()
+        assert set(named) <= set(variants), f"{path}: unknown {sorted(set(named) - set(variants))}"
+    quick = suites.find(root, "quick").frameworks
+    assert {variants[i].language for i in quick} == {v.language for v in variants.values() if not v.unavailable}
