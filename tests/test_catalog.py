@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from webshootout import catalog
+from webshootout import catalog, provision
 from webshootout.catalog import ManifestError
 
 BASE = """
@@ -127,3 +127,21 @@ def _lock_text(variant) -> str:
     if variant.language == "rust":
         text += (variant.folder.parents[2] / "Cargo.lock").read_text()
     return text
+
+
+def test_setup_inputs_must_be_existing_folders(tmp_path):
+    message = error_of(tmp_path, BASE.replace("[start]", '[setup]\ninputs = ["../shared"]\n[start]'))
+    assert "setup.inputs" in message and "../shared" in message
+
+
+def test_a_change_in_a_setup_input_invalidates_the_build(tmp_path):
+    shared = tmp_path / "frameworks" / "python" / "shared"
+    shared.mkdir(parents=True)
+    (shared / "lib.py").write_text("A = 1\n")
+    (variant,) = catalog.load_manifest(write(tmp_path, BASE.replace(
+        "[start]", '[setup]\ninputs = ["../shared"]\ncommands = ["true"]\n[start]')))
+    assert variant.setup.inputs == (shared.resolve(),)
+    provision.setup(variant, tmp_path / "setup.log", lambda _: None, install=False)
+    assert provision.is_built(variant)
+    (shared / "lib.py").write_text("A = 2\n")
+    assert not provision.is_built(variant)

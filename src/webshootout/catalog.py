@@ -25,6 +25,7 @@ class Setup:
     requires: tuple[str, ...]
     apt: tuple[str, ...]
     commands: tuple[str, ...]
+    inputs: tuple[Path, ...] = ()  # folders outside the framework's that its build reads (shared code)
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ class Variant:
 _TOP_KEYS = {"schema", "name", "display", "language", "version", "server", "kind", "unavailable",
              "session_store", "setup", "start", "workloads", "variants"}
 _VARIANT_KEYS = _TOP_KEYS - {"schema", "name", "variants"}
-_SETUP_KEYS = {"requires", "apt", "commands"}
+_SETUP_KEYS = {"requires", "apt", "commands", "inputs"}
 _START_KEYS = {"command", "env", "ready", "timeout", "warmup"}
 
 
@@ -131,8 +132,12 @@ def _build(data: dict, vid: str, folder: Path, manifest: Path, where: str) -> Va
 
     setup_t = check.table(data, "setup")
     check.keys(setup_t, _SETUP_KEYS, "setup.")
+    inputs = tuple((folder / rel).resolve() for rel in check.strings(setup_t, "inputs", "setup."))
+    for rel, path in zip(setup_t.get("inputs", []), inputs):
+        if not path.is_dir():
+            raise check.fail("setup.inputs", "folders that exist, relative to the manifest's", rel)
     setup = Setup(check.strings(setup_t, "requires", "setup."), check.strings(setup_t, "apt", "setup."),
-                  check.strings(setup_t, "commands", "setup."))
+                  check.strings(setup_t, "commands", "setup."), inputs)
 
     start_t = check.table(data, "start")
     check.keys(start_t, _START_KEYS, "start.")

@@ -84,9 +84,15 @@ def folder_hash(folder: Path) -> str:
     return digest.hexdigest()
 
 
+def setup_hash(variant: Variant) -> str:
+    """The folder's hash, and those of the folders its build also reads (setup.inputs)."""
+    digests = [folder_hash(variant.folder), *(folder_hash(path) for path in variant.setup.inputs)]
+    return digests[0] if len(digests) == 1 else hashlib.sha256("".join(digests).encode()).hexdigest()
+
+
 def is_built(variant: Variant) -> bool:
     marker = variant.folder / MARKER
-    return marker.is_file() and marker.read_text().strip() == folder_hash(variant.folder)
+    return marker.is_file() and marker.read_text().strip() == setup_hash(variant)
 
 
 def setup(variant: Variant, log_file: Path, log, *, install: bool = True) -> None:
@@ -117,4 +123,4 @@ def setup(variant: Variant, log_file: Path, log, *, install: bool = True) -> Non
                 tail = log_file.read_text(errors="replace").splitlines()[-20:]
                 raise SetupError(f"{variant.id}: setup command failed (exit {done.returncode}): {command}\n"
                                  + "\n".join("  | " + line for line in tail))
-    (variant.folder / MARKER).write_text(folder_hash(variant.folder) + "\n")
+    (variant.folder / MARKER).write_text(setup_hash(variant) + "\n")
