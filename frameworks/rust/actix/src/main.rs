@@ -1,19 +1,14 @@
 //! webshootout workloads on actix-web 4 (see docs/workloads.md).
 
-mod env;
-mod workloads;
-
 use actix_web::{
     App, HttpRequest, HttpResponse, HttpServer, Responder, error, get,
     cookie::{Cookie, SameSite},
     http::StatusCode,
     web,
 };
-use deadpool_postgres::Pool;
 use serde::Serialize;
-
-use crate::env::Env;
-use crate::workloads::{HashQuery, SESSION_COOKIE};
+use shootout_common::env::Env;
+use shootout_common::workloads::{self, HashQuery, Pool, SESSION_COOKIE};
 
 struct AppData {
     pool: Pool,

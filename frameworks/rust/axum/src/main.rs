@@ -1,8 +1,5 @@
 //! webshootout workloads on axum (see docs/workloads.md).
 
-mod env;
-mod workloads;
-
 use std::net::SocketAddr;
 
 use axum::{
@@ -15,12 +12,10 @@ use axum::{
     response::{IntoResponse, Response},
     routing::get,
 };
-use deadpool_postgres::Pool;
 use serde::Serialize;
+use shootout_common::env::Env;
+use shootout_common::workloads::{self, HashQuery, Pool};
 use tower_http::services::ServeDir;
-
-use crate::env::Env;
-use crate::workloads::HashQuery;
 
 #[derive(Clone)]
 struct App {

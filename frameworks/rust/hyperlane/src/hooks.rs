@@ -2,8 +2,9 @@
 
 use hyperlane::*;
 use serde::Serialize;
+use shootout_common::workloads;
 
-use crate::{app, workloads};
+use crate::app;
 
 const TEXT: &str = "text/plain; charset=utf-8";
 const JSON: &str = "application/json";

@@ -4,16 +4,13 @@
 //! response middleware sends it explicitly. Hooks are built from a bare factory, so the shared state
 //! (pool, file paths) lives in a process-wide OnceLock.
 
-mod env;
 mod hooks;
-mod workloads;
 
 use std::sync::OnceLock;
 
-use deadpool_postgres::Pool;
 use hyperlane::{Server, ServerConfig};
-
-use crate::env::Env;
+use shootout_common::env::Env;
+use shootout_common::workloads::{self, Pool};
 
 struct App {
     pool: Pool,

@@ -1,11 +1,15 @@
 //! The framework-independent half of the workloads: PostgreSQL access, the hash, the session cookie.
 
-use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use deadpool_postgres::{Manager, ManagerConfig, RecyclingMethod};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tokio_postgres::NoTls;
 
 use crate::env::Env;
+
+// Re-exported so the frameworks name the pool through this crate and cannot pull in a second
+// deadpool-postgres version whose Pool type would not match.
+pub use deadpool_postgres::Pool;
 
 pub const SESSION_COOKIE: &str = "uid";
 const MAX_N: u32 = 100_000;
@@ -20,6 +24,11 @@ pub struct World {
 #[derive(Serialize, Deserialize)]
 struct SessionData {
     count: i64,
+}
+
+#[derive(Deserialize)]
+pub struct HashQuery {
+    pub n: Option<String>,
 }
 
 /// The outcome of one session request: the new count, and the uid to set when the visitor is new.
@@ -73,6 +82,18 @@ pub async fn bump(pool: &Pool, uid: Option<&str>) -> Result<Visit, Box<dyn std::
     };
     tx.commit().await?;
     Ok(visit)
+}
+
+/// The uid in a `Cookie:` header value such as `a=1; uid=abc`.
+pub fn uid_from_cookie_header(header: &str) -> Option<String> {
+    header.split(';').find_map(|pair| {
+        let (name, value) = pair.trim().split_once('=')?;
+        (name == SESSION_COOKIE && !value.is_empty()).then(|| value.to_owned())
+    })
+}
+
+pub fn set_cookie(uid: &str) -> String {
+    format!("{SESSION_COOKIE}={uid}; Path=/; HttpOnly; SameSite=Lax")
 }
 
 /// n from the query, or the one-line reason it is refused.

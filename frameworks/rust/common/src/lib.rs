@@ -1,0 +1,5 @@
+//! The code every Rust implementation shares (see README.md): the harness's environment, and the
+//! framework-independent half of the workloads.
+
+pub mod env;
+pub mod workloads;
