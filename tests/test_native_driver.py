@@ -8,8 +8,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from schemas import assert_valid_lines
 
+from schemas import assert_valid_lines
 from webshootout.load import native
 from webshootout.load.base import ERROR_KINDS, LATENCY_KEYS, DriverError, LoadSpec
 from webshootout.profiles import Burst

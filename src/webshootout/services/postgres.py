@@ -6,8 +6,8 @@ import glob
 import os
 import pwd
 import secrets
-import signal
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
