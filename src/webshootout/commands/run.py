@@ -65,6 +65,8 @@ def _trial_line(variant, workload, part, point, trial, result, usage, load_cpus)
         flags.append("errors")
     if result.target_rate and (result.achieved_rate or 0) < BELOW_RATE * result.target_rate:
         flags.append("below-rate")
+    if result.requests == 0:  # e.g. a server that stopped answering: requests still in flight are no errors yet
+        flags.append("no-responses")
     return {"kind": "trial", "framework": variant.id, "display": variant.display, "language": variant.language,
             "workload": workload, **_point_fields(part, point), "trial": trial, "time": _now(),
             **result.to_dict(), "client_cpu_percent": round(client_cpu, 1),
