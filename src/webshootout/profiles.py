@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 SLO_P99_MS = 10.0
+BELOW_RATE = 0.99  # an open-loop trial that achieved less than this share of its target rate
 AUTO = "auto"
 
 

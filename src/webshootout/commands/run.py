@@ -21,7 +21,6 @@ from ..suites import Part
 from ..workloads import MODULES
 
 CLIENT_BOUND_CPU = 90.0
-BELOW_RATE = 0.99  # an open loop that achieved less than this share of its target rate
 
 
 class ServerDied(Exception):
@@ -63,7 +62,7 @@ def _trial_line(variant, workload, part, point, trial, result, usage, load_cpus)
     flags = ["client-bound"] if client_cpu >= CLIENT_BOUND_CPU else []
     if sum(result.errors.values()):
         flags.append("errors")
-    if result.target_rate and (result.achieved_rate or 0) < BELOW_RATE * result.target_rate:
+    if result.target_rate and (result.achieved_rate or 0) < profiles.BELOW_RATE * result.target_rate:
         flags.append("below-rate")
     if result.requests == 0:  # e.g. a server that stopped answering: requests still in flight are no errors yet
         flags.append("no-responses")

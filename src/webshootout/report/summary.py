@@ -15,7 +15,6 @@ from .. import profiles, stats
 
 SCHEMA = 1
 NOISY_CV = 0.05
-BELOW_RATE = 0.99  # an open-loop trial that achieved less than this share of its target rate
 PERCENTILES = (("p50", 50.0), ("p75", 75.0), ("p90", 90.0), ("p99", 99.0), ("p99_9", 99.9), ("p99_99", 99.99))
 LOG_TAIL_CHARS = 2000
 
@@ -76,7 +75,7 @@ def _flags(trials: list[dict], rps: list[float]) -> list[str]:
         flags.add("noisy")
     if any(sum(t["errors"].values()) for t in trials):
         flags.add("errors")
-    if any(t.get("target_rate") and (t.get("achieved_rate") or 0) < BELOW_RATE * t["target_rate"] for t in trials):
+    if any(t.get("target_rate") and (t.get("achieved_rate") or 0) < profiles.BELOW_RATE * t["target_rate"] for t in trials):
         flags.add("below-rate")
     if any("cookieless" in note for t in trials for note in t.get("notes", [])):
         flags.add("cookieless")
