@@ -31,6 +31,15 @@ class Environment:
     def worker_count(self) -> int:
         return self.workers or len(self.cpus)
 
+    @property
+    def db_pool(self) -> int:
+        """Database connections each server process may open (docs/fairness.md).
+
+        The pool-sizing rule of PostgreSQL's own wiki and HikariCP, 2 x database CPUs + 1 in all, shared by
+        the WORKERS processes; on one host PostgreSQL runs on the server CPUs.
+        """
+        return max(1, -(-(2 * len(self.cpus) + 1) // self.worker_count))
+
 
 def command_for(variant: Variant, port: int, workers: int) -> str:
     return variant.start.command.format(host=HOST, port=port, workers=workers)
@@ -40,6 +49,7 @@ def server_env(variant: Variant, env: Environment, port: int, run_dir: Path) -> 
     values = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/root"),
         "LANG": "C.UTF-8", "HOST": HOST, "PORT": str(port), "WORKERS": str(env.worker_count),
+        "DB_POOL": str(env.db_pool),
         "SECRET_KEY": env.secret_key, "RUN_DIR": str(run_dir), **env.assets.env(),
     }
     if env.postgres is not None and env.postgres.connection is not None:
