@@ -1,12 +1,13 @@
 import json
 
+import jsonschema
 import pytest
 
 from schemas import assert_valid_lines
 from webshootout.results import ResultsError, RunDir, new_run_dir
 
 TRIAL = {"kind": "trial", "framework": "flask", "display": "Flask", "language": "python", "workload": "json",
-         "connections": 64, "trial": 1, "time": "2026-01-01T00:00:00+00:00", "driver": "wrk", "requests": 10,
+         "part": "adhoc", "point": "c=64", "profile": "closed", "connections": 64, "trial": 1, "time": "2026-01-01T00:00:00+00:00", "driver": "wrk", "requests": 10,
          "duration_s": 1.0, "rps": 10.0, "bytes_read": 100,
          "latency_us": {k: 1.0 for k in ("p50", "p75", "p90", "p99", "p99_9", "p99_99", "max", "mean", "stdev")},
          "errors": {k: 0 for k in ("connect", "read", "write", "timeout", "status", "validation", "parse")},
@@ -20,7 +21,7 @@ def test_append_then_resume_keys(tmp_path):
     run.create()
     run.append(TRIAL)
     run.append({**TRIAL, "trial": 2})
-    assert run.done_trials() == {("", "flask", "json", "c=64", 1), ("", "flask", "json", "c=64", 2)}
+    assert run.done_trials() == {("adhoc", "flask", "json", "c=64", 1): 10.0, ("adhoc", "flask", "json", "c=64", 2): 10.0}
     lines = run.lines()
     assert all(line["schema"] == 1 for line in lines)
     assert_valid_lines(lines)
@@ -59,9 +60,10 @@ def test_unknown_kind_is_rejected(tmp_path):
         RunDir(tmp_path).append({"kind": "bogus"})
 
 
-def test_schema_rejects_a_trial_without_latency():
-    bad = {k: v for k, v in TRIAL.items() if k != "latency_us"}
-    with pytest.raises(Exception):
+@pytest.mark.parametrize("missing", ["latency_us", "part", "point"])
+def test_schema_rejects_a_trial_without_a_required_field(missing):
+    bad = {k: v for k, v in TRIAL.items() if k != missing}
+    with pytest.raises(jsonschema.ValidationError, match=f"'{missing}' is a required property"):
         assert_valid_lines([{**bad, "schema": 1}])
 
 

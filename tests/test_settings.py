@@ -16,14 +16,14 @@ def args(**kw):
 
 def test_defaults_and_cli_flags(root):
     s = settings.build(args(frameworks="flask,starlette", duration=3.0, connections="16,64"), root)
-    assert s.frameworks == ("flask", "starlette") and s.duration == 3.0 and s.profile.connections == (16, 64)
-    assert s.trials == 3 and s.suite is None and len(s.plan) == 1
+    assert s.frameworks == ("flask", "starlette") and s.duration == 3.0 and s.parts[0].profile.connections == (16, 64)
+    assert s.trials == 3 and s.suite is None and len(s.parts) == 1
 
 
 def test_suite_values_apply_and_flags_override(root):
     s = settings.build(args(suite="quick", trials=1), root)
     assert s.suite.name == "quick" and s.trials == 1
-    assert s.profile == s.suite.parts[0].profile
+    assert s.parts[0].profile == s.suite.parts[0].profile
 
 
 def test_default_suite_only_without_a_selection(root):
@@ -59,8 +59,8 @@ def test_profile_flags_override_every_part_of_a_suite(tmp_path):
         'frameworks = ["a", "b"]\nconnections = 8\n[[runs]]\nworkloads = ["hash"]\nhash_n = [1, 1000]\n'
         '[[runs]]\nframeworks = ["b"]\nworkloads = ["plaintext"]\nconnections = 5000\n')
     s = settings.build(args(suite="two", rate="100,200", frameworks="a"), tmp_path)
-    assert [p.frameworks for p in s.plan] == [("a",)]  # the second part runs only b: dropped
-    assert s.plan[0].profile.rates == (100.0, 200.0) and s.plan[0].profile.hash_n == (1, 1000)
+    assert [p.frameworks for p in s.parts] == [("a",)]  # the second part runs only b: dropped
+    assert s.parts[0].profile.rates == (100.0, 200.0) and s.parts[0].profile.hash_n == (1, 1000)
     whole = settings.build(args(suite="two", rate_sweep="auto", burst="10,20:2"), tmp_path)
-    assert [p.profile.connections for p in whole.plan] == [(8,), (5000,)]
-    assert all(p.profile.rate_sweep.auto and p.profile.burst.steps == (10, 20) for p in whole.plan)
+    assert [p.profile.connections for p in whole.parts] == [(8,), (5000,)]
+    assert all(p.profile.rate_sweep.auto and p.profile.burst.steps == (10, 20) for p in whole.parts)

@@ -10,10 +10,11 @@ import sys
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from . import assets, process, provision, server
 from .catalog import Variant
+from .sampler import Sampler
 from .services.postgres import Postgres
 from .workloads import MODULES, NEEDS_DATABASE, Context, VerifyError
 
@@ -61,18 +62,89 @@ class Fault:
         return f"{self.stage}: {self.reason}" + (f"\n{tail}" if tail else "")
 
 
-def prepare_and_start(variant: Variant, env: server.Environment, *, install: bool) -> server.Server | Fault:
-    """Setup (cached) then start; a failure comes back as a Fault with the log's tail."""
+class Failed(Exception):
+    """Setup or start failed: nothing of the server is left running; `fault` says where and why."""
+
+    def __init__(self, fault: Fault):
+        super().__init__(str(fault))
+        self.fault = fault
+
+
+def _start(variant: Variant, env: server.Environment, install: bool) -> server.Server:
+    """Setup (cached) then start; a failure raises Failed with the log's tail."""
     setup_log = env.logs / f"{variant.id}.setup.log"
     try:
         provision.setup(variant, setup_log, say, install=install)
     except provision.SetupError as exc:
-        return Fault("setup", str(exc), process.log_tail(setup_log))
+        raise Failed(Fault("setup", str(exc), process.log_tail(setup_log))) from None
     say(f"starting {variant.id}")
     try:
         return server.start(variant, env)
     except process.StartError as exc:
-        return Fault("start", str(exc), process.log_tail(env.logs / f"{variant.id}.log"))
+        raise Failed(Fault("start", str(exc), process.log_tail(env.logs / f"{variant.id}.log"))) from None
+
+
+@dataclass(frozen=True)
+class Verification:
+    workload: str
+    reason: str | None  # None: the workload meets the contract
+    log_tail: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.reason is None
+
+
+class Served:
+    """A started server inside `serving`: what check and run do with it."""
+
+    def __init__(self, srv: server.Server, env: server.Environment):
+        self.server, self.env = srv, env
+
+    @property
+    def variant(self) -> Variant:
+        return self.server.variant
+
+    def alive(self) -> bool:
+        return self.server.running.alive()
+
+    def exit_code(self) -> int | None:
+        return self.server.running.popen.returncode
+
+    def log_tail(self) -> str:
+        return process.log_tail(self.server.log)
+
+    def settle(self) -> str | None:
+        return settle(self.server)
+
+    def check(self, workload: str) -> Verification:
+        """Settles, then proves the workload meets the contract."""
+        reason = self.settle() or verify(self.server, self.env, workload)
+        return Verification(workload, reason, self.log_tail() if reason else "")
+
+    def context(self, workload: str) -> Context:
+        return context(self.server, self.env, workload)
+
+    def samplers(self) -> tuple[Sampler, Sampler]:
+        """Fresh samplers of the server and of PostgreSQL, which shares the server CPUs."""
+        database = self.env.postgres.running.processes if self.env.postgres else list
+        return Sampler(self.server.running.processes), Sampler(database)
+
+
+@contextlib.contextmanager
+def serving(variant: Variant, env: server.Environment, *, install: bool,
+            on_stop_fault: Callable[[Fault], None]) -> Iterator[Served]:
+    """The one lifecycle of check and run: setup, start, (body), stop and leak check, whatever happens.
+
+    Setup and start failures raise Failed; a leak at stop goes to on_stop_fault.
+    """
+    srv = _start(variant, env, install)
+    try:
+        yield Served(srv, env)
+    finally:
+        leak = srv.stop()
+        if leak:
+            on_stop_fault(Fault("stop", leak))
 
 
 SETTLE_TIMEOUT = 60.0

@@ -64,7 +64,6 @@ class Point:
     burst: Burst | None = None
     hash_n: int | None = None
     sessions: bool | None = None  # only for the session workload
-    capacity_probe: bool = False  # the closed-loop run an automatic rate sweep is derived from
 
     @property
     def mode(self) -> str:

@@ -10,8 +10,10 @@ from pathlib import Path
 
 from .catalog import Variant
 
-# Build output that must not change the setup hash (it is what setup produces).
-_IGNORED_DIRS = {".venv", "node_modules", "target", "build", "bin", "vendor", "__pycache__", ".pytest_cache"}
+# What setup produces, at the top of a framework folder: not hashed, and what `clean` removes.
+BUILD_DIRS = (".venv", "node_modules", "bin", "build", "target", "vendor")
+# Written by running the code, at any depth; never an input.
+_CACHE_DIRS = {"__pycache__"}
 MARKER = ".setup-done"
 
 # The harness's own tools: executable -> Debian package.
@@ -71,10 +73,11 @@ def ensure_harness_tools(log) -> None:
 
 
 def folder_hash(folder: Path) -> str:
-    """Hash of every source file of the folder (names and bytes), ignoring build output."""
+    """Hash of every source file of the folder (names and bytes), ignoring build output (BUILD_DIRS at its top)."""
     digest = hashlib.sha256()
     for dirpath, dirnames, filenames in os.walk(folder):
-        dirnames[:] = sorted(d for d in dirnames if d not in _IGNORED_DIRS and not d.startswith("."))
+        top = Path(dirpath) == folder
+        dirnames[:] = sorted(d for d in dirnames if d not in _CACHE_DIRS and not (top and d in BUILD_DIRS))
         for name in sorted(filenames):
             if name == MARKER:
                 continue

@@ -28,8 +28,7 @@ def new_run_dir(base: Path, suite: str) -> Path:
 
 def trial_key(line: dict) -> tuple:
     """What --resume matches a trial by: the suite part, framework, workload, load point and trial number."""
-    point = line.get("point") or f"c={line['connections']}"
-    return (line.get("part", ""), line["framework"], line["workload"], point, line["trial"])
+    return (line["part"], line["framework"], line["workload"], line["point"], line["trial"])
 
 
 @dataclass
@@ -108,5 +107,6 @@ class RunDir:
             out.append(line)
         return out
 
-    def done_trials(self) -> set[tuple]:
-        return {trial_key(line) for line in self.lines() if line["kind"] == "trial"}
+    def done_trials(self) -> dict[tuple, float]:
+        """The req/s of every recorded trial, by trial_key: what --resume skips."""
+        return {trial_key(line): line["rps"] for line in self.lines() if line["kind"] == "trial"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import process
@@ -64,11 +64,10 @@ class Server:
     port: int
     log: Path
     running: process.Running
-    leak: str | None = field(default=None)
 
     def stop(self) -> str | None:
-        self.leak = self.running.stop()
-        return self.leak
+        """Stops the process group; returns what was left behind, or None."""
+        return self.running.stop()
 
 
 def start(variant: Variant, env: Environment) -> Server:

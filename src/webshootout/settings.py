@@ -8,10 +8,9 @@ from pathlib import Path
 
 from . import profiles, suites
 from .catalog import WORKLOADS
-from .profiles import Profile, ProfileError
+from .profiles import ProfileError
 
 DRIVERS = ("native", "wrk", "ab")
-DEFAULT_SUITE = "quick"
 
 
 class SettingsError(ValueError):
@@ -22,13 +21,12 @@ class SettingsError(ValueError):
 class Settings:
     root: Path
     suite: suites.Suite | None
-    frameworks: tuple[str, ...] | None
+    frameworks: tuple[str, ...] | None  # every part's selection together (None: all)
     workloads: tuple[str, ...] | None
+    parts: tuple[suites.Part, ...]  # what `run` measures, in order
     duration: float = 5.0
     warmup: float = 2.0
     trials: int = 3
-    profile: Profile = Profile()
-    parts: tuple[suites.Part, ...] = ()  # empty: one part of frameworks x workloads x profile
     driver: str = "native"
     server_cpus: tuple[int, ...] = (0,)
     load_cpus: tuple[int, ...] = (0,)
@@ -39,10 +37,6 @@ class Settings:
     @property
     def suite_name(self) -> str:
         return self.suite.name if self.suite else "adhoc"
-
-    @property
-    def plan(self) -> tuple[suites.Part, ...]:
-        return self.parts or (suites.Part(self.suite_name, self.frameworks, self.workloads, self.profile),)
 
 
 def parse_cpus(flag: str, text: str) -> tuple[int, ...]:
@@ -158,7 +152,7 @@ def build(args, root: Path, *, default_suite: str | None = None) -> Settings:
         suite = suites.find(root, suite_name) if suite_name else None
     except suites.SuiteError as exc:
         raise SettingsError(str(exc)) from None
-    defaults = Settings(root=root, suite=None, frameworks=None, workloads=None)
+    defaults = Settings(root=root, suite=None, frameworks=None, workloads=None, parts=())
 
     def pick(name: str, parsed, from_suite):
         if parsed is not None:
@@ -182,7 +176,6 @@ def build(args, root: Path, *, default_suite: str | None = None) -> Settings:
         duration=pick("duration", get("duration"), suite and suite.duration),
         warmup=pick("warmup", get("warmup"), suite and suite.warmup),
         trials=pick("trials", get("trials"), suite and suite.trials),
-        profile=parts[0].profile,
         parts=parts,
         driver=get("driver") or defaults.driver,
         server_cpus=parse_cpus("--server-cpus", get("server_cpus")) if get("server_cpus") else server_default,

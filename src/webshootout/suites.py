@@ -34,14 +34,6 @@ class Suite:
     warmup: float | None
     trials: int | None
 
-    @property
-    def frameworks(self) -> tuple[str, ...] | None:
-        return union(part.frameworks for part in self.parts)
-
-    @property
-    def workloads(self) -> tuple[str, ...] | None:
-        return union(part.workloads for part in self.parts)
-
 
 def union(selections) -> tuple[str, ...] | None:
     """Every name of the selections in first-seen order; None (everything) if any selection is None."""

@@ -7,13 +7,17 @@ import psutil
 from webshootout.process import OWNER_VAR
 from webshootout.profiles import Profile
 from webshootout.settings import Settings, default_split
+from webshootout.suites import Part
 
 
 def make_settings(root: Path, frameworks: tuple[str, ...], out: Path | None = None, **kw) -> Settings:
+    """Short trials at 16 connections; `parts` (or `profile`) replace the one part of the selection."""
     server_cpus, load_cpus = default_split()
-    values = dict(duration=2.0, warmup=0.5, trials=1, profile=Profile(connections=(16,)), server_cpus=server_cpus,
-                  load_cpus=load_cpus, out=out, workloads=None)
+    values = dict(duration=2.0, warmup=0.5, trials=1, server_cpus=server_cpus, load_cpus=load_cpus, out=out,
+                  workloads=None)
+    profile = kw.pop("profile", Profile(connections=(16,)))
     values.update(kw)
+    values.setdefault("parts", (Part("adhoc", frameworks, values["workloads"], profile),))
     return Settings(root=root, suite=None, frameworks=frameworks, **values)
 
 

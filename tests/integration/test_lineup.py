@@ -40,16 +40,14 @@ def test_express_cluster_keeps_a_visitor_across_reconnects(root, no_leftovers):
     cpus = tuple(sorted(os.sched_getaffinity(0)))  # every CPU: WORKERS > 1 so reconnects can change worker
     with tempfile.TemporaryDirectory() as tmp, \
             harness.environment(Path(tmp), Path(tmp) / "logs", cpus, need_database=True) as env:
-        srv = harness.prepare_and_start(variant, env, install=True)
-        assert not isinstance(srv, harness.Fault), str(srv)
-        try:
-            visitor = Visitor(harness.server.HOST, srv.port)
+        leaks: list = []
+        with harness.serving(variant, env, install=True, on_stop_fault=leaks.append) as served:
+            visitor = Visitor(harness.server.HOST, served.server.port)
             for n in range(1, 13):
                 visitor.close()  # a new TCP connection each time; the kernel spreads them over workers
                 assert visitor.get("/session").text == f"Count is {n}"
-            other = Visitor(harness.server.HOST, srv.port)
+            other = Visitor(harness.server.HOST, served.server.port)
             assert other.get("/session").text == "Count is 1"
             other.close()
             visitor.close()
-        finally:
-            assert srv.stop() is None
+        assert not leaks, leaks

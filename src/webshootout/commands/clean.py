@@ -8,14 +8,12 @@ from .. import catalog, provision
 from ..harness import say
 from ..settings import Settings
 
-BUILD_DIRS = (".venv", "node_modules", "bin", "build", "target", "vendor")
-
 
 def run(settings: Settings) -> int:
     folders = {v.folder for v in catalog.select(catalog.discover(settings.root), settings.frameworks)}
     for folder in sorted(folders):
         (folder / provision.MARKER).unlink(missing_ok=True)
-        for name in BUILD_DIRS:
+        for name in provision.BUILD_DIRS:
             if (folder / name).is_dir():
                 shutil.rmtree(folder / name)
         say(f"cleaned {folder.relative_to(settings.root)}")

@@ -6,21 +6,25 @@ import dataclasses
 import statistics
 import sys
 import time
+from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import Callable
 
 from .. import catalog, harness, load, machine, process, profiles, provision
-from ..harness import Fault, say
-from ..load import DriverError, LoadSpec
-from ..process import log_tail
+from ..harness import Fault, Served, say
+from ..load import DriverError, LoadResult, LoadSpec
 from ..profiles import Point
 from ..report import terminal, write_all
-from ..results import RunDir, new_run_dir, trial_key
-from ..sampler import Sampler
+from ..results import RunDir, new_run_dir
+from ..sampler import Usage
+from ..server import Environment
 from ..settings import Settings
 from ..suites import Part
-from ..workloads import MODULES
+from ..workloads import MODULES, Context
 
 CLIENT_BOUND_CPU = 90.0
+
+Driver = Callable[..., LoadResult]  # (LoadSpec, log path) -> LoadResult
 
 
 class ServerDied(Exception):
@@ -44,21 +48,26 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def _fault_line(variant: catalog.Variant, fault: Fault, workload: str | None = None) -> dict:
+def fault_line(variant: catalog.Variant, fault: Fault, workload: str | None = None) -> dict:
     return {"kind": "fault", "framework": variant.id, "workload": workload, "stage": fault.stage,
             "reason": fault.reason, "log_tail": fault.log_tail, "time": _now()}
 
 
-def _point_fields(part: Part, point: Point) -> dict:
-    return {"part": part.name, "point": point.label, "profile": point.mode, "connections": point.connections,
-            "rate": point.rate, "hash_n": point.hash_n, "workers": part.profile.workers,
-            "slo_p99_ms": part.profile.slo_p99_ms,
-            "burst_steps": list(point.burst.steps) if point.burst else None,
-            "burst_step_seconds": point.burst.step_seconds if point.burst else None}
+@dataclass(frozen=True)
+class Subject:
+    """What a workload's trials measure: one part of the suite, one started server, one workload."""
+
+    part: Part
+    served: Served
+    workload: str
+    context: Context
+
+    @property
+    def variant(self) -> catalog.Variant:
+        return self.served.variant
 
 
-def _trial_line(variant, workload, part, point, trial, result, usage, load_cpus) -> dict:
-    client_cpu = 100.0 * result.client_cpu_s / result.duration_s / max(1, len(load_cpus)) if result.duration_s else 0
+def flags_of(result: LoadResult, client_cpu: float) -> list[str]:
     flags = ["client-bound"] if client_cpu >= CLIENT_BOUND_CPU else []
     if sum(result.errors.values()):
         flags.append("errors")
@@ -66,14 +75,34 @@ def _trial_line(variant, workload, part, point, trial, result, usage, load_cpus)
         flags.append("below-rate")
     if result.requests == 0:  # e.g. a server that stopped answering: requests still in flight are no errors yet
         flags.append("no-responses")
+    return flags
+
+
+@dataclass(frozen=True)
+class Usages:
+    """What a trial cost besides the load: the server's and PostgreSQL's CPU and memory, the client's CPU."""
+
+    server: Usage
+    database: Usage
+    client_cpu_percent: float  # 100 = every load CPU busy for the whole window
+
+
+def trial_line(subject: Subject, point: Point, trial: int, result: LoadResult, usages: Usages) -> dict:
+    """The one place a trial's result line is built."""
+    variant, part, server, client_cpu = subject.variant, subject.part, usages.server, usages.client_cpu_percent
     return {"kind": "trial", "framework": variant.id, "display": variant.display, "language": variant.language,
-            "workload": workload, **_point_fields(part, point), "trial": trial, "time": _now(),
-            **result.to_dict(), "client_cpu_percent": round(client_cpu, 1),
-            "server_cpu_percent": round(usage.cpu_percent, 1), "server_rss_peak_mb": round(usage.rss_peak_mb, 1),
-            "server_rss_mean_mb": round(usage.rss_mean_mb, 1), "flags": flags}
+            "workload": subject.workload, "part": part.name, "point": point.label, "profile": point.mode,
+            "connections": point.connections, "rate": point.rate, "hash_n": point.hash_n,
+            "workers": part.profile.workers, "slo_p99_ms": part.profile.slo_p99_ms,
+            "burst_steps": list(point.burst.steps) if point.burst else None,
+            "burst_step_seconds": point.burst.step_seconds if point.burst else None,
+            "trial": trial, "time": _now(), **result.to_dict(), "client_cpu_percent": round(client_cpu, 1),
+            "server_cpu_percent": round(server.cpu_percent, 1), "server_rss_peak_mb": round(server.rss_peak_mb, 1),
+            "server_rss_mean_mb": round(server.rss_mean_mb, 1),
+            "database_cpu_percent": round(usages.database.cpu_percent, 1), "flags": flags_of(result, client_cpu)}
 
 
-def _target(workload: str, ctx, point: Point):
+def _target(workload: str, ctx: Context, point: Point):
     module = MODULES[workload]
     if point.hash_n is not None:
         return module.target(ctx, n=point.hash_n)
@@ -82,117 +111,142 @@ def _target(workload: str, ctx, point: Point):
     return module.target(ctx)
 
 
-def _measure(variant, srv, env, settings, part, rundir, workload, done, progress) -> None:
-    """Every load point of the workload; an automatic rate sweep first measures closed-loop capacity."""
-    ctx = harness.context(srv, env, workload)
-    capacity = None
-    # A JIT stack's own warm-up (start.warmup) compiles the workload's code paths once; later points of
-    # the same workload run on compiled code and get the run's warm-up.
-    warmup = max(settings.warmup, variant.start.warmup or 0.0)
-    for point in profiles.points(part.profile, workload):
-        rates, measured = _measure_point(variant, srv, env, settings, part, rundir, workload, point, ctx, done,
-                                         progress, warmup)
-        warmup = settings.warmup if measured else warmup
-        if capacity is None and point.mode == "closed":
-            capacity = statistics.median(rates) if rates else None
-    if profiles.needs_capacity(part.profile, workload) and capacity:
-        say(f"{variant.id} {workload}: closed-loop capacity {capacity:,.0f} req/s; sweeping open-loop rates")
-        for point in profiles.points(part.profile, workload, capacity):
-            _measure_point(variant, srv, env, settings, part, rundir, workload, point, ctx, done, progress,
-                           settings.warmup)
+@dataclass
+class RunContext:
+    """One run's shared state; its methods are the steps of `shootout run`."""
 
+    settings: Settings
+    rundir: RunDir
+    env: Environment
+    driver: Driver
+    done: dict  # trial_key -> req/s of trials already recorded (a resumed run)
+    progress: Progress
+    stack: object = harness  # what starts servers: the harness, or a fake in unit tests
 
-def _measure_point(variant, srv, env, settings, part, rundir, workload, point, ctx, done, progress,
-                   warmup: float) -> tuple[list[float], bool]:
-    """Warm-up and the trials not yet recorded; returns the req/s of every trial of the point, and whether
-    any was measured now (a resumed run may have them all)."""
-    driver = load.DRIVERS[settings.driver]
-    log = rundir.logs / f"{variant.id}.load.log"
-    target = _target(workload, ctx, point)
-    keys = {t: (part.name, variant.id, workload, point.label, t) for t in range(1, settings.trials + 1)}
-    todo = [t for t, key in keys.items() if key not in done]
-    rates = [done[key] for key in keys.values() if key in done]
-    if not todo:
-        return rates, False
+    def run_part(self, part: Part, variants: list[catalog.Variant]) -> None:
+        env = dataclasses.replace(self.env, workers=part.profile.workers)
+        for variant in catalog.select(variants, part.frameworks):
+            self.run_variant(part, variant, env)
 
-    def spec(duration: float, burst=point.burst) -> LoadSpec:
-        return LoadSpec(ctx.host, ctx.port, target, point.connections, len(settings.load_cpus), duration,
-                        settings.load_cpus, rate=point.rate, burst=burst)
+    def run_variant(self, part: Part, variant: catalog.Variant, env: Environment) -> None:
+        if variant.unavailable:
+            say(f"{variant.id}: skipped, unavailable: {variant.unavailable}")
+            self.rundir.append({"kind": "skipped", "framework": variant.id, "workload": None, "part": part.name,
+                                "reason": f"unavailable: {variant.unavailable}", "time": _now()})
+            return
 
-    where = f"{variant.id} {workload} {point.label}"
-    harness.settle(srv)
-    if env.postgres:
-        env.postgres.reset()
-    if warmup > 0:
-        say(progress.line(f"{where} warm-up {warmup:g}s"))
-        driver(spec(warmup, burst=None), log)  # a burst warms up at its first step
-    for trial in todo:
-        if env.postgres:
-            env.postgres.reset()
-        say(progress.line(f"{where} trial {trial}/{settings.trials}"))
-        # PostgreSQL shares the server CPUs: sample it too, so db-bound results show where CPU went.
-        database = Sampler(env.postgres.running.processes if env.postgres else list)
-        with Sampler(srv.running.processes) as sampler, database:
-            result = driver(spec(point.burst.duration if point.burst else settings.duration), log)
-        if not srv.running.alive():
-            raise ServerDied(f"the server exited (code {srv.running.popen.returncode}) during "
-                             f"{workload} {point.label} trial {trial}")
-        line = _trial_line(variant, workload, part, point, trial, result, sampler.usage, settings.load_cpus)
-        line["database_cpu_percent"] = round(database.usage.cpu_percent, 1)
-        rundir.append(line)
-        rates.append(result.rps)
-        progress.done += 1
+        def stop_fault(fault: Fault) -> None:
+            say(f"{variant.id}: FAULT at stop: {fault.reason}")
+            self.rundir.append(fault_line(variant, fault))
+
+        try:
+            with self.stack.serving(variant, env, install=self.settings.install, on_stop_fault=stop_fault) as served:
+                try:
+                    for workload in harness.workloads_of(variant, part.workloads):
+                        self.run_workload(part, served, workload)
+                except ServerDied as exc:
+                    say(f"{variant.id}: {exc}")
+                    self.rundir.append(fault_line(variant, Fault("trial", str(exc), served.log_tail())))
+        except harness.Failed as exc:
+            say(f"{variant.id}: FAILED at {exc.fault}")
+            self.rundir.append(fault_line(variant, exc.fault))
+
+    def run_workload(self, part: Part, served: Served, workload: str) -> None:
+        variant = served.variant
+        verification = served.check(workload)
+        self.rundir.append({"kind": "verification", "framework": variant.id, "workload": workload,
+                            "part": part.name, "passed": verification.passed, "reason": verification.reason,
+                            "log_tail": verification.log_tail, "time": _now()})
+        if not verification.passed:
+            say(f"{variant.id} {workload}: verification FAILED, not measured: {verification.reason}")
+            return
+        if workload == "websocket" and self.settings.driver not in load.WEBSOCKET_DRIVERS:
+            self.rundir.append({"kind": "skipped", "framework": variant.id, "workload": workload, "time": _now(),
+                                "part": part.name,
+                                "reason": f"the {self.settings.driver} driver cannot drive WebSocket connections"})
+            return
+        try:
+            self.measure(Subject(part, served, workload, served.context(workload)))
+        except DriverError as exc:
+            say(f"{variant.id} {workload}: load driver failed: {exc}")
+            self.rundir.append(fault_line(variant, Fault("trial", str(exc)), workload))
+
+    def measure(self, subject: Subject) -> None:
+        """Every load point of the workload; an automatic rate sweep first measures closed-loop capacity."""
+        profile = subject.part.profile
+        capacity = None
+        # A JIT stack's own warm-up (start.warmup) compiles the workload's code paths once; later points of
+        # the same workload run on compiled code and get the run's warm-up.
+        warmup = max(self.settings.warmup, subject.variant.start.warmup or 0.0)
+        for point in profiles.points(profile, subject.workload):
+            rates, measured = self.measure_point(subject, point, warmup)
+            warmup = self.settings.warmup if measured else warmup
+            if capacity is None and point.mode == "closed":
+                capacity = statistics.median(rates) if rates else None
+        if profiles.needs_capacity(profile, subject.workload) and capacity:
+            say(f"{subject.variant.id} {subject.workload}: closed-loop capacity {capacity:,.0f} req/s; "
+                f"sweeping open-loop rates")
+            for point in profiles.points(profile, subject.workload, capacity):
+                self.measure_point(subject, point, self.settings.warmup)
+
+    def measure_point(self, subject: Subject, point: Point, warmup: float) -> tuple[list[float], bool]:
+        """Warm-up and the trials not yet recorded; returns the req/s of every trial of the point, and whether
+        any was measured now (a resumed run may have them all)."""
+        keys = {t: (subject.part.name, subject.variant.id, subject.workload, point.label, t)
+                for t in range(1, self.settings.trials + 1)}
+        todo = [t for t, key in keys.items() if key not in self.done]
+        rates = [self.done[key] for key in keys.values() if key in self.done]
+        if not todo:
+            return rates, False
+        where = f"{subject.variant.id} {subject.workload} {point.label}"
+        if warmup > 0:
+            self._settle(subject)
+            say(self.progress.line(f"{where} warm-up {warmup:g}s"))
+            self._drive(subject, point, warmup, burst=None)  # a burst warms up at its first step
+        for trial in todo:
+            say(self.progress.line(f"{where} trial {trial}/{self.settings.trials}"))
+            rates.append(self.trial(subject, point, trial))
+        return rates, True
+
+    def trial(self, subject: Subject, point: Point, trial: int) -> float:
+        """One measured trial on a settled server and a freshly reset database; returns its req/s."""
+        self._settle(subject)
+        server, database = subject.served.samplers()
+        with server, database:
+            result = self._drive(subject, point, point.burst.duration if point.burst else self.settings.duration,
+                                 point.burst)
+        if not subject.served.alive():
+            raise ServerDied(f"the server exited (code {subject.served.exit_code()}) during "
+                             f"{subject.workload} {point.label} trial {trial}")
+        cpus = len(self.settings.load_cpus)
+        client_cpu = 100.0 * result.client_cpu_s / result.duration_s / cpus if result.duration_s else 0.0
+        line = trial_line(subject, point, trial, result, Usages(server.usage, database.usage, client_cpu))
+        self.rundir.append(line)
+        self.progress.done += 1
         say(f"    {result.rps:,.0f} req/s, p99 {(result.latency_us['p99'] or 0) / 1000:.2f} ms, "
-            f"errors {sum(result.errors.values())}, server CPU {sampler.usage.cpu_percent:.0f} %")
-    return rates, True
+            f"errors {sum(result.errors.values())}, server CPU {server.usage.cpu_percent:.0f} %")
+        return result.rps
+
+    def _settle(self, subject: Subject) -> None:
+        """Lets the server drain what the last load left queued; resets the database state."""
+        reason = subject.served.settle()
+        if reason:
+            raise ServerDied(f"the server did not answer before {subject.workload}: {reason}")
+        if self.env.postgres:
+            self.env.postgres.reset()
+
+    def _drive(self, subject: Subject, point: Point, duration: float, burst) -> LoadResult:
+        ctx, cpus = subject.context, self.settings.load_cpus
+        spec = LoadSpec(ctx.host, ctx.port, _target(subject.workload, ctx, point), point.connections, len(cpus),
+                        duration, cpus, rate=point.rate, burst=burst)
+        return self.driver(spec, self.rundir.logs / f"{subject.variant.id}.load.log")
 
 
-def _run_variant(variant, env, settings, part, rundir, done, progress) -> None:
-    workloads = harness.workloads_of(variant, part.workloads)
-    if variant.unavailable:
-        say(f"{variant.id}: skipped, unavailable: {variant.unavailable}")
-        rundir.append({"kind": "skipped", "framework": variant.id, "workload": None, "part": part.name,
-                       "reason": f"unavailable: {variant.unavailable}", "time": _now()})
-        return
-    started = harness.prepare_and_start(variant, env, install=settings.install)
-    if isinstance(started, Fault):
-        say(f"{variant.id}: FAILED at {started}")
-        rundir.append(_fault_line(variant, started))
-        return
-    srv = started
-    try:
-        for workload in workloads:
-            reason = harness.settle(srv) or harness.verify(srv, env, workload)
-            rundir.append({"kind": "verification", "framework": variant.id, "workload": workload,
-                           "part": part.name, "passed": reason is None, "reason": reason,
-                           "log_tail": log_tail(srv.log) if reason else "", "time": _now()})
-            if reason:
-                say(f"{variant.id} {workload}: verification FAILED, not measured: {reason}")
-                continue
-            if workload == "websocket" and settings.driver not in load.WEBSOCKET_DRIVERS:
-                rundir.append({"kind": "skipped", "framework": variant.id, "workload": workload, "time": _now(),
-                               "reason": f"the {settings.driver} driver cannot drive WebSocket connections"})
-                continue
-            try:
-                _measure(variant, srv, env, settings, part, rundir, workload, done, progress)
-            except DriverError as exc:
-                say(f"{variant.id} {workload}: load driver failed: {exc}")
-                rundir.append(_fault_line(variant, Fault("trial", str(exc)), workload))
-    except ServerDied as exc:
-        say(f"{variant.id}: {exc}")
-        rundir.append(_fault_line(variant, Fault("trial", str(exc), log_tail(srv.log))))
-    finally:
-        leak = srv.stop()
-        if leak:
-            say(f"{variant.id}: FAULT at stop: {leak}")
-            rundir.append(_fault_line(variant, Fault("stop", leak)))
-
-
-def _trial_count(settings: Settings, catalog_variants: list[catalog.Variant]) -> int:
+def trial_count(settings: Settings, variants: list[catalog.Variant]) -> int:
     """Trials the plan will run (an automatic rate sweep counted at its declared steps)."""
     count = 0
-    for part in settings.plan:
-        for variant in catalog.select(catalog_variants, part.frameworks):
+    for part in settings.parts:
+        for variant in catalog.select(variants, part.frameworks):
             if variant.unavailable:
                 continue
             for workload in harness.workloads_of(variant, part.workloads):
@@ -202,33 +256,38 @@ def _trial_count(settings: Settings, catalog_variants: list[catalog.Variant]) ->
     return count * settings.trials
 
 
-def run(settings: Settings, argv: list[str]) -> int:
-    everything = catalog.discover(settings.root)
-    variants = catalog.select(everything, settings.frameworks)
-    provision.ensure_harness_tools(say)  # a fresh machine has no wrk or ab yet
-    process.raise_fd_limit()  # before any server or load generator starts: they inherit it
+def _open_run_dir(settings: Settings) -> RunDir:
     if settings.resume:
         rundir = RunDir(settings.resume)
         rundir.read_meta()
     else:
         rundir = RunDir(new_run_dir(settings.out or settings.root / "runs", settings.suite_name))
     rundir.create()
-    done = {trial_key(line): line["rps"] for line in rundir.lines() if line["kind"] == "trial"}
-    meta = machine.describe(settings, variants, argv)
-    rundir.write_meta(meta)
+    return rundir
+
+
+def run(settings: Settings, argv: list[str], *, driver: Driver | None = None, stack=harness) -> int:
+    everything = catalog.discover(settings.root)
+    variants = catalog.select(everything, settings.frameworks)
+    if stack is harness:
+        provision.ensure_harness_tools(say)  # a fresh machine has no wrk or ab yet
+        process.raise_fd_limit()  # before any server or load generator starts: they inherit it
+    rundir = _open_run_dir(settings)
+    done = rundir.done_trials()
     say(f"run directory: {rundir.path}")
-    progress = Progress(max(0, _trial_count(settings, everything) - len(done)),
+    progress = Progress(max(0, trial_count(settings, everything) - len(done)),
                         settings.duration + settings.warmup / settings.trials + 1)
     try:
-        with harness.environment(rundir.path / "work", rundir.logs, settings.server_cpus,
-                                 harness.needs_database(variants)) as env:
+        with stack.environment(rundir.path / "work", rundir.logs, settings.server_cpus,
+                               stack.needs_database(variants)) as env:
+            meta = machine.describe(settings, variants, argv)
             if env.postgres:
                 meta["tools"]["postgres"] = env.postgres.version
-                rundir.write_meta(meta)
-            for part in settings.plan:
-                part_env = dataclasses.replace(env, workers=part.profile.workers)
-                for variant in catalog.select(everything, part.frameworks):
-                    _run_variant(variant, part_env, settings, part, rundir, done, progress)
+            rundir.write_meta(meta)
+            context = RunContext(settings, rundir, env, driver or load.DRIVERS[settings.driver], done, progress,
+                                 stack)
+            for part in settings.parts:
+                context.run_part(part, everything)
     except KeyboardInterrupt:
         say(f"interrupted: finished trials are kept in {rundir.results}; continue with "
             f"--resume {rundir.path}")

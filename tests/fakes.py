@@ -1,0 +1,117 @@
+"""A fake harness and load driver (in the spirit of hyperfine's mock executor): the run loop, resume, flags
+and reports run in unit tests without starting a process. Integration tests use the real parts."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from webshootout import assets
+from webshootout.harness import Failed, Fault, Verification
+from webshootout.load.base import LoadResult, LoadSpec, errors_of
+from webshootout.sampler import Usage
+from webshootout.server import Environment
+from webshootout.workloads import Context
+
+LATENCY = {"p50": 100.0, "p75": 120.0, "p90": 150.0, "p99": 300.0, "p99_9": 400.0, "p99_99": 500.0,
+           "max": 600.0, "mean": 110.0, "stdev": 20.0}
+
+
+class FakeSampler:
+    def __init__(self, usage: Usage):
+        self._usage, self.usage = usage, None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.usage = self._usage
+
+
+@dataclass
+class FakeServed:
+    variant: object
+    stack: FakeStack
+
+    def alive(self) -> bool:
+        return self.variant.id not in self.stack.dies
+
+    def exit_code(self) -> int | None:
+        return None if self.alive() else 1
+
+    def log_tail(self) -> str:
+        return "last line of the fake server's log"
+
+    def settle(self) -> str | None:
+        self.stack.events.append(("settle", self.variant.id))
+        return None
+
+    def check(self, workload: str) -> Verification:
+        self.settle()
+        self.stack.events.append(("verify", self.variant.id, workload))
+        if (self.variant.id, workload) in self.stack.wrong:
+            return Verification(workload, f"{workload}: body differs", self.log_tail())
+        return Verification(workload, None)
+
+    def context(self, workload: str) -> Context:
+        return Context("127.0.0.1", 9, self.variant.path_of(workload), None, self.stack.assets)
+
+    def samplers(self) -> tuple[FakeSampler, FakeSampler]:
+        return (FakeSampler(Usage(cpu_percent=97.0, rss_peak_mb=40.0, rss_mean_mb=35.0, samples=8)),
+                FakeSampler(Usage(cpu_percent=0.0, rss_peak_mb=0.0, rss_mean_mb=0.0, samples=8)))
+
+
+@dataclass
+class FakeStack:
+    """Stands in for the harness module: no PostgreSQL, no server processes."""
+
+    fails: set = field(default_factory=set)  # ids whose start fails
+    leaks: set = field(default_factory=set)  # ids that leave a process behind at stop
+    dies: set = field(default_factory=set)  # ids whose server exits during the first trial
+    wrong: set = field(default_factory=set)  # (id, workload) pairs that fail verification
+    events: list = field(default_factory=list)
+    assets: assets.Assets | None = None
+
+    @contextlib.contextmanager
+    def environment(self, work: Path, logs: Path, cpus, need_database: bool):
+        work.mkdir(parents=True, exist_ok=True)
+        logs.mkdir(parents=True, exist_ok=True)
+        self.assets = assets.create(work / "assets")
+        yield Environment(None, self.assets, "secret", tuple(cpus), work / "servers", logs)
+
+    def needs_database(self, variants) -> bool:
+        return False
+
+    @contextlib.contextmanager
+    def serving(self, variant, env, *, install: bool, on_stop_fault):
+        if variant.id in self.fails:
+            raise Failed(Fault("start", "exited with code 3", "cannot start: bad config"))
+        self.events.append(("start", variant.id))
+        try:
+            yield FakeServed(variant, self)
+        finally:
+            self.events.append(("stop", variant.id))
+            if variant.id in self.leaks:
+                on_stop_fault(Fault("stop", "1 process left behind: fake (pid 1)"))
+
+
+@dataclass
+class FakeDriver:
+    """Answers every LoadSpec with a made-up result; `interrupt_at` raises Ctrl-C on that call."""
+
+    rps: float = 10_000.0
+    errors: int = 0
+    client_cpu_s: float = 0.1
+    interrupt_at: int | None = None
+    specs: list = field(default_factory=list)
+
+    def __call__(self, spec: LoadSpec, log: Path | None = None) -> LoadResult:
+        self.specs.append(spec)
+        if self.interrupt_at is not None and len(self.specs) == self.interrupt_at:
+            raise KeyboardInterrupt
+        requests = int(self.rps * spec.duration)
+        return LoadResult(driver="fake", requests=requests, duration_s=spec.duration, rps=self.rps,
+                          bytes_read=requests * 100, latency_us=dict(LATENCY), errors=errors_of(status=self.errors),
+                          client_cpu_s=self.client_cpu_s * spec.duration, validated=True,
+                          sessions=spec.target.sessions, status_counts={"200": requests})

@@ -1,0 +1,41 @@
+"""check and run share one lifecycle: a real server (the stdlib fixture) is settled before every check and
+every trial, and stopped with nothing left behind."""
+
+import pytest
+
+from fakes import FakeDriver
+from webshootout import harness
+from webshootout.commands import check, run
+from webshootout.results import RunDir
+
+from .helpers import make_settings
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def settles(monkeypatch):
+    calls = []
+    real = harness.settle
+
+    def counting(srv):
+        calls.append(srv.variant.id)
+        return real(srv)
+
+    monkeypatch.setattr(harness, "settle", counting)
+    return calls
+
+
+def test_check_settles_before_each_workload(fixture_root, settles, no_leftovers, capsys):
+    assert check.run(make_settings(fixture_root, ("fake",), workloads=("plaintext", "json"))) == 0
+    assert settles == ["fake", "fake"]
+
+
+def test_run_settles_before_each_check_and_trial(fixture_root, tmp_path, settles, no_leftovers, capsys):
+    settings = make_settings(fixture_root, ("fake",), out=tmp_path, workloads=("plaintext",), trials=2, warmup=0.0)
+    driver = FakeDriver()
+    assert run.run(settings, ["run"], driver=driver) == 0
+    assert settles == ["fake"] * 3 and len(driver.specs) == 2
+    (run_dir,) = tmp_path.iterdir()
+    trials = [line for line in RunDir(run_dir).lines() if line["kind"] == "trial"]
+    assert [t["trial"] for t in trials] == [1, 2] and all(t["server_rss_peak_mb"] > 1 for t in trials)

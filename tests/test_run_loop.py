@@ -1,0 +1,99 @@
+"""The run loop with the fake harness and driver: trials, resume, flags, faults and reports, no processes."""
+
+import json
+
+from fakes import FakeDriver, FakeStack
+from integration.helpers import make_settings
+from schemas import assert_valid_lines
+from webshootout.commands import check, run
+from webshootout.results import RunDir
+
+IDS = ("flask", "starlette")
+WORKLOADS = ("plaintext", "json")
+
+
+def _run(root, tmp_path, driver=None, stack=None, **kw):
+    settings = make_settings(root, kw.pop("frameworks", IDS), out=tmp_path, workloads=kw.pop("workloads", WORKLOADS),
+                             trials=kw.pop("trials", 3), warmup=kw.pop("warmup", 0.0), **kw)
+    driver, stack = driver or FakeDriver(), stack or FakeStack()
+    code = run.run(settings, ["run"], driver=driver, stack=stack)
+    (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    return code, RunDir(run_dir), driver, stack
+
+
+def _trials(rundir: RunDir) -> list[dict]:
+    return [line for line in rundir.lines() if line["kind"] == "trial"]
+
+
+def test_every_trial_is_recorded_with_its_point_and_reports_are_written(root, tmp_path, capsys):
+    code, rundir, driver, _ = _run(root, tmp_path)
+    assert code == 0
+    lines = rundir.lines()
+    assert_valid_lines(lines)
+    trials = _trials(rundir)
+    assert len(trials) == len(IDS) * len(WORKLOADS) * 3 == len(driver.specs)
+    assert {(t["framework"], t["workload"], t["point"], t["part"]) for t in trials} == \
+        {(f, w, "c=16", "adhoc") for f in IDS for w in WORKLOADS}
+    assert all(t["flags"] == ["client-bound"] or t["flags"] == [] for t in trials)
+    assert {p.name for p in rundir.path.iterdir()} >= {"report.html", "report.md", "summary.json", "meta.json"}
+    summary = json.loads((rundir.path / "summary.json").read_text())
+    assert summary and "== plaintext ==" in capsys.readouterr().out
+
+
+def test_resume_runs_only_the_missing_trials(root, tmp_path):
+    _, rundir, first, _ = _run(root, tmp_path, trials=1)
+    assert len(first.specs) == 4
+    settings = make_settings(root, IDS, workloads=WORKLOADS, trials=3, warmup=0.0, resume=rundir.path)
+    second = FakeDriver()
+    assert run.run(settings, ["run"], driver=second, stack=FakeStack()) == 0
+    assert len(second.specs) == 8
+    keys = [(t["framework"], t["workload"], t["trial"]) for t in _trials(rundir)]
+    assert sorted(keys) == sorted({(f, w, n) for f in IDS for w in WORKLOADS for n in (1, 2, 3)})
+
+
+def test_interrupt_keeps_finished_trials_and_resume_completes_them(root, tmp_path):
+    code, rundir, _, _ = _run(root, tmp_path, driver=FakeDriver(interrupt_at=3))
+    assert code == 130 and len(_trials(rundir)) == 2
+    settings = make_settings(root, IDS, workloads=WORKLOADS, trials=3, warmup=0.0, resume=rundir.path)
+    assert run.run(settings, ["run"], driver=FakeDriver(), stack=FakeStack()) == 0
+    assert len(_trials(rundir)) == 12 and len({(t["framework"], t["workload"], t["trial"])
+                                                for t in _trials(rundir)}) == 12
+
+
+def test_flags_follow_the_result(root, tmp_path):
+    _, rundir, _, _ = _run(root, tmp_path, driver=FakeDriver(errors=5, client_cpu_s=0.95), frameworks=("flask",),
+                           workloads=("plaintext",), trials=1)
+    (trial,) = _trials(rundir)
+    assert trial["flags"] == ["client-bound", "errors"] and trial["client_cpu_percent"] == 95.0
+
+
+def test_a_failed_start_a_wrong_answer_a_death_and_a_leak_are_recorded_and_the_run_goes_on(root, tmp_path):
+    stack = FakeStack(fails={"flask"}, wrong={("starlette", "json")}, leaks={"starlette"}, dies={"fastapi"})
+    code, rundir, _, _ = _run(root, tmp_path, stack=stack, frameworks=("flask", "starlette", "fastapi", "sanic"),
+                              trials=1)
+    assert code == 0
+    faults = {(f["framework"], f["stage"]) for f in rundir.lines() if f["kind"] == "fault"}
+    assert faults == {("flask", "start"), ("starlette", "stop"), ("fastapi", "trial")}
+    failed = [v for v in rundir.lines() if v["kind"] == "verification" and not v["passed"]]
+    assert [(v["framework"], v["workload"]) for v in failed] == [("starlette", "json")]
+    measured = {(t["framework"], t["workload"]) for t in _trials(rundir)}
+    assert measured == {("starlette", "plaintext"), ("sanic", "plaintext"), ("sanic", "json")}
+
+
+def test_the_server_settles_before_every_trial_and_every_check(root, tmp_path):
+    _, _, driver, stack = _run(root, tmp_path, frameworks=("flask",), trials=3, warmup=1.0)
+    settles = [e for e in stack.events if e[0] == "settle"]
+    # per workload: one before its check, one before its warm-up, one before each of 3 trials
+    assert len(settles) == len(WORKLOADS) * (1 + 1 + 3)
+    assert [s.duration for s in driver.specs[:4]] == [1.0, 2.0, 2.0, 2.0]
+
+
+def test_check_uses_the_same_lifecycle(root, capsys):
+    stack = FakeStack(wrong={("flask", "json")}, leaks={"starlette"})
+    code = check.run(make_settings(root, IDS, workloads=WORKLOADS), stack=stack)
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "flask plaintext: ok" in out and "flask json: FAILED: json: body differs" in out
+    assert "starlette: FAILED at stop: 1 process left behind" in out
+    assert [e[0] for e in stack.events].count("settle") == 4
+    assert stack.events[-1] == ("stop", "starlette")
