@@ -36,7 +36,13 @@ def test_default_suite_only_without_a_selection(root):
     (dict(duration=0.1), "--duration"), (dict(trials=0), "--trials"), (dict(workloads="graphql"), "--workloads"),
     (dict(server_cpus="99"), "--server-cpus"), (dict(rate="fast"), "--rate"), (dict(rate_sweep="1:2:3:4"),
     "--rate-sweep"), (dict(rate_sweep="9:1"), "--rate-sweep"), (dict(burst="100,x"), "--burst"),
-    (dict(hash_n="200000"), "--hash-n"), (dict(sessions="sometimes"), "--sessions"), (dict(load_cpus="x"), "--load-cpus"), (dict(suite="nope"), "nope"),
+    (dict(hash_n="200000"), "--hash-n"), (dict(duration=float("nan")), "--duration"),
+    (dict(duration=float("inf")), "--duration"), (dict(warmup=-1.0), "--warmup"), (dict(warmup=float("nan")), "--warmup"),
+    (dict(rate="inf"), "--rate"), (dict(rate="nan"), "--rate"), (dict(rate="-5"), "--rate"), (dict(rate=","), "--rate"),
+    (dict(connections=""), "--connections"), (dict(connections="-4"), "--connections"),
+    (dict(burst="1000,500"), "--burst"), (dict(burst="100,500:nan"), "--burst"), (dict(workers=-1), "--workers"),
+    (dict(slo_p99_ms=float("nan")), "--slo-p99-ms"), (dict(websocket_rate=float("inf")), "--websocket-rate"),
+    (dict(hash_n="0"), "--hash-n"), (dict(trials=-2), "--trials"), (dict(rate_sweep="nan:5"), "--rate-sweep"), (dict(sessions="sometimes"), "--sessions"), (dict(load_cpus="x"), "--load-cpus"), (dict(suite="nope"), "nope"),
 ])
 def test_bad_flags_name_the_flag(root, kw, flag):
     with pytest.raises(SettingsError, match=flag):

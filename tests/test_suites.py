@@ -16,6 +16,11 @@ def test_committed_suites_load(root):
     ("rate_sweep = 'sometimes'", "rate_sweep"), ("burst = { steps = [] }", "burst.steps"),
     ("hash_n = [0]", "hash_n"), ("runs = 3", "runs"), ("[[runs]]\nspeed = 1", "runs[0].speed"),
     ("[[runs]]\nworkloads = ['x']", "runs[0].workloads"), ("sessions = 'maybe'", "sessions"),
+    ("duration = nan", "duration"), ("warmup = -inf", "warmup"), ("duration = inf", "duration"),
+    ("rate = inf", "rate"), ("rate = [100, nan]", "rate"), ("slo_p99_ms = -1.0", "slo_p99_ms"),
+    ("websocket_rate = nan", "websocket_rate"), ("burst = { steps = [500, 100] }", "burst.steps"),
+    ("rate_sweep = { from = 10, to = inf }", "rate_sweep.to"), ("connections = []", "connections"),
+    ("workers = 0", "workers"), ("frameworks = []", "frameworks"),
 ])
 def test_bad_suite_names_file_and_field(tmp_path, text, field):
     path = tmp_path / "bad.toml"

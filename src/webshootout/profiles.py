@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 SLO_P99_MS = 10.0
@@ -135,8 +136,8 @@ def _positive_ints(field: str, value) -> tuple[int, ...]:
 
 
 def _positive_number(field: str, value) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-        raise ProfileError(f"{field}: expected a number > 0, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise ProfileError(f"{field}: expected a finite number > 0, got {value!r}")
     return float(value)
 
 
@@ -156,8 +157,10 @@ def parse_rate_sweep(value) -> RateSweep:
 def parse_burst(value) -> Burst:
     if not isinstance(value, dict) or set(value) - {"steps", "step_seconds"} or "steps" not in value:
         raise ProfileError(f"burst: expected {{ steps = [C, ...], step_seconds = S }}, got {value!r}")
-    return Burst(_positive_ints("burst.steps", value["steps"]),
-                 _positive_number("burst.step_seconds", value.get("step_seconds", 5)))
+    steps = _positive_ints("burst.steps", value["steps"])
+    if any(later <= earlier for earlier, later in zip(steps, steps[1:])):
+        raise ProfileError(f"burst.steps: connection counts must rise from step to step, got {list(steps)}")
+    return Burst(steps, _positive_number("burst.step_seconds", value.get("step_seconds", 5)))
 
 
 def parse_sessions(value) -> tuple[bool, ...]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,7 +83,7 @@ def _numbers(flag: str, text: str, kind: type, example: str) -> list:
         values = [kind(v) for v in text.split(",")]
     except ValueError:
         values = []
-    if not values or any(v <= 0 for v in values):
+    if not values or any(not math.isfinite(v) or v <= 0 for v in values):
         raise SettingsError(f"{flag}: expected positive numbers like {example!r}, got {text!r}")
     return values
 
@@ -95,11 +96,11 @@ def profile_flags(args) -> dict:
     """The profile flags given on the command line, as suite-file keys (see profiles.KEYS)."""
     get = lambda name: getattr(args, name, None)  # noqa: E731
     table: dict = {}
-    if get("connections"):
+    if get("connections") is not None:
         table["connections"] = list(parse_connections(get("connections")))
-    if get("rate"):
+    if get("rate") is not None:
         table["rate"] = _numbers("--rate", get("rate"), float, "1000,5000")
-    if get("rate_sweep"):
+    if get("rate_sweep") is not None:
         text = get("rate_sweep")
         if text == profiles.AUTO:
             table["rate_sweep"] = text
@@ -108,11 +109,11 @@ def profile_flags(args) -> dict:
             if len(values) not in (2, 3):
                 raise SettingsError(f"--rate-sweep: expected FROM:TO[:STEPS] or 'auto', got {text!r}")
             table["rate_sweep"] = {"from": values[0], "to": values[1], "steps": int(values[2]) if len(values) == 3 else 8}
-    if get("burst"):
+    if get("burst") is not None:
         steps, _, seconds = get("burst").partition(":")
         table["burst"] = {"steps": [int(v) for v in _numbers("--burst", steps, int, "100,500,1000:5")],
                           "step_seconds": _numbers("--burst", seconds or "5", float, "100,500,1000:5")[0]}
-    if get("hash_n"):
+    if get("hash_n") is not None:
         table["hash_n"] = [int(v) for v in _numbers("--hash-n", get("hash_n"), int, "1,1000")]
     for flag in ("sessions", "workers", "slo_p99_ms", "websocket_rate"):
         if get(flag) is not None:
@@ -160,7 +161,7 @@ def build(args, root: Path, *, default_suite: str | None = None) -> Settings:
         return from_suite if from_suite is not None else getattr(defaults, name)
 
     for flag, minimum in (("duration", 0.5), ("warmup", 0.0)):
-        if get(flag) is not None and get(flag) < minimum:
+        if get(flag) is not None and not (math.isfinite(get(flag)) and get(flag) >= minimum):
             raise SettingsError(f"--{flag}: expected seconds >= {minimum}, got {get(flag)}")
     if get("trials") is not None and get("trials") < 1:
         raise SettingsError(f"--trials: expected at least 1, got {get('trials')}")

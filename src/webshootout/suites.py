@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,8 +63,9 @@ def _number(path: Path, data: dict, field: str, kind: type, minimum: float) -> f
     value = data.get(field)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float) if kind is float else int) or value < minimum:
-        raise SuiteError(f"{path}: {field}: expected a {kind.__name__} >= {minimum}, got {value!r}")
+    if (isinstance(value, bool) or not isinstance(value, (int, float) if kind is float else int)
+            or not math.isfinite(value) or value < minimum):
+        raise SuiteError(f"{path}: {field}: expected a finite {kind.__name__} >= {minimum}, got {value!r}")
     return kind(value)
 
 
