@@ -49,6 +49,9 @@ def test_resume_runs_only_the_missing_trials(root, tmp_path):
     assert len(second.specs) == 8
     keys = [(t["framework"], t["workload"], t["trial"]) for t in _trials(rundir)]
     assert sorted(keys) == sorted({(f, w, n) for f in IDS for w in WORKLOADS for n in (1, 2, 3)})
+    sessions = rundir.read_meta()["sessions"]
+    assert len(sessions) == 2 and all(s["git_commit"] and s["tools"] for s in sessions)
+    assert {(t["trial"] > 1, t["session"]) for t in _trials(rundir)} == {(False, 0), (True, 1)}
 
 
 def test_interrupt_keeps_finished_trials_and_resume_completes_them(root, tmp_path):

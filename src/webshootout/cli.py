@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import signal
 import sys
 from pathlib import Path
@@ -12,9 +13,9 @@ from .commands import check, clean, compare, report, run, setup
 from .commands import list as list_cmd
 from .load.base import DriverError
 from .provision import SetupError
-from .results import ResultsError
+from .results import ResultsError, RunDir
 from .services.postgres import PostgresError
-from .settings import DRIVERS, SettingsError, build
+from .settings import DRIVERS, Settings, SettingsError, build, refuse_changes, resume_flags
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -83,7 +84,10 @@ def main(argv: list[str] | None = None) -> int:
             return report.run(Path(args.run_dir), args.format)
         if args.command == "compare":
             return compare.run(Path(args.run_a), Path(args.run_b), args.format)
-        settings = build(args, ROOT, default_suite=suites_default(args))
+        if getattr(args, "resume", None):
+            settings = _resumed(args)
+        else:
+            settings = build(args, ROOT, default_suite=suites_default(args))
         if args.command == "list":
             return list_cmd.run(settings)
         if args.command == "setup":
@@ -100,6 +104,18 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("shootout: interrupted", file=sys.stderr)
         return 130
+
+
+def _resumed(args) -> Settings:
+    """A resumed run's settings: rebuilt from the command line it was started with (meta.json), refusing any
+    flag that would measure its remaining trials differently."""
+    meta = RunDir(Path(args.resume)).read_meta()
+    then_argv = meta.get("argv") or shlex.split(meta["command"])[1:]
+    then_args = parser().parse_args(then_argv)
+    then = build(then_args, ROOT, default_suite=suites_default(then_args))
+    now = build(resume_flags(args, then_args), ROOT)
+    refuse_changes(then, now)
+    return now
 
 
 def suites_default(args) -> str | None:

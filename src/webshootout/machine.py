@@ -56,19 +56,32 @@ def _jsonable(value):
     return value
 
 
-def describe(settings: Settings, variants: list[Variant], argv: list[str]) -> dict:
+def session(root: Path, argv: list[str], postgres: str | None) -> dict:
+    """One start of the run (the first, or a --resume): when, how, from which commit, with which tools."""
+    tools = {"python": platform.python_version(), "wrk": _output(["wrk", "-v"]), "ab": _output(["ab", "-V"])}
+    if postgres:
+        tools["postgres"] = postgres
+    return {"started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "command": "./shootout " + shlex.join(argv), "webshootout": __version__,
+            "git_commit": git_commit(root), "tools": tools}
+
+
+def describe(settings: Settings, variants: list[Variant], argv: list[str], first: dict) -> dict:
+    """meta.json of a new run; `first` is its first session. The top-level command, commit and tools are
+    the first session's; `argv` is what --resume rebuilds the run's settings from."""
     return {
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "command": "./shootout " + shlex.join(argv),
-        "webshootout": __version__,
-        "git_commit": git_commit(settings.root),
+        "created": first["started"],
+        "command": first["command"],
+        "argv": list(argv),
+        "webshootout": first["webshootout"],
+        "git_commit": first["git_commit"],
+        "sessions": [first],
         "machine": {
             "cpu_model": _cpu_model(), "cpus": os.cpu_count(), "kernel": platform.release(),
             "memory_gb": round(psutil.virtual_memory().total / 2**30, 1), "hostname": platform.node(),
         },
         "pinning": {"server_cpus": list(settings.server_cpus), "load_cpus": list(settings.load_cpus)},
-        "tools": {"python": platform.python_version(), "wrk": _output(["wrk", "-v"]),
-                  "ab": _output(["ab", "-V"])},
+        "tools": first["tools"],
         "frameworks": {v.id: {"display": v.display, "language": v.language, "version": v.version,
                               "server": v.server, "kind": v.kind, "unavailable": v.unavailable}
                        for v in variants},

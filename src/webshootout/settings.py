@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
 import math
 import os
 from dataclasses import dataclass
@@ -185,3 +187,36 @@ def build(args, root: Path, *, default_suite: str | None = None) -> Settings:
         resume=Path(get("resume")) if get("resume") else None,
         install=not get("no_install"),
     )
+
+
+# What a resumed run may not change: every trial of a run must be measured the same way.
+_FIXED = (("--suite", "suite_name"), ("--duration", "duration"), ("--warmup", "warmup"), ("--driver", "driver"),
+          ("--server-cpus", "server_cpus"), ("--load-cpus", "load_cpus"))
+_PROFILE_FLAGS = {"rates": "--rate", "session_modes": "--sessions"}
+
+
+def resume_flags(now, then) -> argparse.Namespace:
+    """The flags of a resumed run: those it was started with, overlaid by the ones given with --resume."""
+    given = {k: v for k, v in vars(now).items() if v is not None and v is not False}
+    merged = argparse.Namespace(**{**vars(then), **given})
+    if merged.suite is None and then.suite is None and then.frameworks is None:
+        merged.suite = "quick"  # it ran the default suite; a --frameworks now narrows it
+    return merged
+
+
+def refuse_changes(then: Settings, now: Settings) -> None:
+    """Raises SettingsError naming the first flag whose value differs from the run being resumed."""
+    for flag, name in _FIXED:
+        if getattr(then, name) != getattr(now, name):
+            raise SettingsError(f"{flag}: the run was made with {getattr(then, name)!r}, --resume was given "
+                                f"{getattr(now, name)!r}; start a new run to change it")
+    before = {part.name: part.profile for part in then.parts}
+    for part in now.parts:
+        if part.name not in before:
+            continue
+        for field in dataclasses.fields(part.profile):
+            old, new = getattr(before[part.name], field.name), getattr(part.profile, field.name)
+            if old != new:
+                flag = _PROFILE_FLAGS.get(field.name, "--" + field.name.replace("_", "-"))
+                raise SettingsError(f"{flag}: the run was made with {old!r} (part {part.name}), --resume was "
+                                    f"given {new!r}; start a new run to change it")

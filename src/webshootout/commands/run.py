@@ -87,7 +87,13 @@ class Usages:
     client_cpu_percent: float  # 100 = every load CPU busy for the whole window
 
 
-def trial_line(subject: Subject, point: Point, trial: int, result: LoadResult, usages: Usages) -> dict:
+@dataclass(frozen=True)
+class TrialId:
+    number: int  # 1..trials of its load point
+    session: int  # index into meta.json's sessions: the run's start or the --resume that measured it
+
+
+def trial_line(subject: Subject, point: Point, trial: TrialId, result: LoadResult, usages: Usages) -> dict:
     """The one place a trial's result line is built."""
     variant, part, server, client_cpu = subject.variant, subject.part, usages.server, usages.client_cpu_percent
     return {"kind": "trial", "framework": variant.id, "display": variant.display, "language": variant.language,
@@ -96,7 +102,7 @@ def trial_line(subject: Subject, point: Point, trial: int, result: LoadResult, u
             "workers": part.profile.workers, "slo_p99_ms": part.profile.slo_p99_ms,
             "burst_steps": list(point.burst.steps) if point.burst else None,
             "burst_step_seconds": point.burst.step_seconds if point.burst else None,
-            "trial": trial, "time": _now(), **result.to_dict(), "client_cpu_percent": round(client_cpu, 1),
+            "trial": trial.number, "session": trial.session, "time": _now(), **result.to_dict(), "client_cpu_percent": round(client_cpu, 1),
             "server_cpu_percent": round(server.cpu_percent, 1), "server_rss_peak_mb": round(server.rss_peak_mb, 1),
             "server_rss_mean_mb": round(server.rss_mean_mb, 1),
             "database_cpu_percent": round(usages.database.cpu_percent, 1), "flags": flags_of(result, client_cpu)}
@@ -121,6 +127,7 @@ class RunContext:
     driver: Driver
     done: dict  # trial_key -> req/s of trials already recorded (a resumed run)
     progress: Progress
+    session: int  # index of this start of the run in meta.json's sessions
     stack: object = harness  # what starts servers: the harness, or a fake in unit tests
 
     def run_part(self, part: Part, variants: list[catalog.Variant]) -> None:
@@ -220,7 +227,8 @@ class RunContext:
                              f"{subject.workload} {point.label} trial {trial}")
         cpus = len(self.settings.load_cpus)
         client_cpu = 100.0 * result.client_cpu_s / result.duration_s / cpus if result.duration_s else 0.0
-        line = trial_line(subject, point, trial, result, Usages(server.usage, database.usage, client_cpu))
+        line = trial_line(subject, point, TrialId(trial, self.session), result,
+                          Usages(server.usage, database.usage, client_cpu))
         self.rundir.append(line)
         self.progress.done += 1
         say(f"    {result.rps:,.0f} req/s, p99 {(result.latency_us['p99'] or 0) / 1000:.2f} ms, "
@@ -280,12 +288,15 @@ def run(settings: Settings, argv: list[str], *, driver: Driver | None = None, st
     try:
         with stack.environment(rundir.path / "work", rundir.logs, settings.server_cpus,
                                stack.needs_database(variants)) as env:
-            meta = machine.describe(settings, variants, argv)
-            if env.postgres:
-                meta["tools"]["postgres"] = env.postgres.version
+            session = machine.session(settings.root, argv, env.postgres.version if env.postgres else None)
+            if settings.resume:
+                meta = rundir.read_meta()
+                meta.setdefault("sessions", []).append(session)
+            else:
+                meta = machine.describe(settings, variants, argv, session)
             rundir.write_meta(meta)
             context = RunContext(settings, rundir, env, driver or load.DRIVERS[settings.driver], done, progress,
-                                 stack)
+                                 len(meta["sessions"]) - 1, stack)
             for part in settings.parts:
                 context.run_part(part, everything)
     except KeyboardInterrupt:
