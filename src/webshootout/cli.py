@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import shlex
-import signal
 import sys
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from .provision import SetupError
 from .results import ResultsError, RunDir
 from .services.postgres import PostgresError
 from .settings import DRIVERS, Settings, SettingsError, build, refuse_changes, resume_flags
+from .signals import stop_like_ctrl_c
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,14 +71,10 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
-def _terminate(signum, frame):
-    raise KeyboardInterrupt
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parser().parse_args(argv)
-    signal.signal(signal.SIGTERM, _terminate)  # stop like Ctrl-C: servers and PostgreSQL are cleaned up
+    stop_like_ctrl_c()
     try:
         if args.command == "report":
             return report.run(Path(args.run_dir), args.format)

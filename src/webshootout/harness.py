@@ -15,6 +15,7 @@ from typing import Callable, Iterator
 from . import assets, process, provision, server
 from .catalog import Variant
 from .sampler import Sampler
+from .signals import uninterrupted
 from .services.postgres import Postgres
 from .workloads import MODULES, NEEDS_DATABASE, Context, VerifyError
 
@@ -31,15 +32,17 @@ def environment(work: Path, logs: Path, cpus: tuple[int, ...], need_database: bo
     logs.mkdir(parents=True, exist_ok=True)
     files = assets.create(work / "assets")
     scratch = work / "servers"
+    stack = contextlib.ExitStack()
     try:
-        with contextlib.ExitStack() as stack:
-            postgres = None
-            if need_database:
-                say("starting PostgreSQL")
-                postgres = stack.enter_context(Postgres(work / "postgres", cpus, log=say))
-            yield server.Environment(postgres, files, secrets.token_hex(32), cpus, scratch, logs)
+        postgres = None
+        if need_database:
+            say("starting PostgreSQL")
+            postgres = stack.enter_context(Postgres(work / "postgres", cpus, log=say))
+        yield server.Environment(postgres, files, secrets.token_hex(32), cpus, scratch, logs)
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        with uninterrupted():
+            stack.close()
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 def needs_database(variants: list[Variant]) -> bool:
@@ -142,7 +145,8 @@ def serving(variant: Variant, env: server.Environment, *, install: bool,
     try:
         yield Served(srv, env)
     finally:
-        leak = srv.stop()
+        with uninterrupted():
+            leak = srv.stop()
         if leak:
             on_stop_fault(Fault("stop", leak))
 

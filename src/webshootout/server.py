@@ -11,6 +11,7 @@ from . import process
 from .assets import Assets
 from .catalog import Variant
 from .services.postgres import Postgres
+from .signals import uninterrupted
 
 HOST = "127.0.0.1"
 
@@ -85,6 +86,7 @@ def start(variant: Variant, env: Environment) -> Server:
     try:
         process.wait_ready(running, f"http://{HOST}:{port}{variant.start.ready}", variant.start.timeout)
     except BaseException:
-        server.stop()
+        with uninterrupted():
+            server.stop()
         raise
     return server
