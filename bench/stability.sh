@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# How much do trials of one stack spread? Runs a suite (default: quick, with more trials) and prints, per
+# framework x workload x load point, the trials' median req/s and coefficient of variation (sample standard
+# deviation / mean), marking every row above LIMIT. Run it on a quiet machine: nothing else running.
+#   bench/stability.sh                 the quick suite's frameworks, TRIALS trials each
+#   SUITE=sessions TRIALS=5 bench/stability.sh
+#   bench/stability.sh RUN_DIR         print the table of a finished run only
+set -euo pipefail
+
+SUITE=${SUITE:-quick}
+TRIALS=${TRIALS:-5}
+LIMIT=${LIMIT:-0.03}
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+if [[ $# -ge 1 ]]; then
+  run_dir=$1
+else
+  out=$(mktemp -d "${TMPDIR:-/tmp}/stability-XXXXXX")
+  start=$(date +%s)
+  "$root/shootout" run --suite "$SUITE" --trials "$TRIALS" --out "$out" >/dev/null
+  echo "wall time of the run: $(( $(date +%s) - start )) s" >&2
+  run_dir=$(ls -d "$out"/*/ | head -n1)
+fi
+
+"$root/.venv/bin/python" - "$run_dir/results.jsonl" "$LIMIT" <<'PY'
+import json, statistics, sys
+path, limit = sys.argv[1], float(sys.argv[2])
+rows = {}
+for raw in open(path):
+    line = json.loads(raw)
+    if line["kind"] == "trial":
+        rows.setdefault((line["framework"], line["workload"], line["point"]), []).append(line["rps"])
+print(f"{'framework':<18} {'workload':<10} {'point':<22} {'trials':>6} {'median req/s':>13} {'CV':>7}")
+above = 0
+for (framework, workload, point), rps in sorted(rows.items()):
+    cv = statistics.stdev(rps) / statistics.mean(rps) if len(rps) > 1 and statistics.mean(rps) else 0.0
+    above += cv > limit
+    mark = "  > limit" if cv > limit else ""
+    print(f"{framework:<18} {workload:<10} {point:<22} {len(rps):>6} {statistics.median(rps):>13,.0f} {cv:>6.1%}{mark}")
+print(f"{above} of {len(rows)} rows have a CV above {limit:.0%}")
+PY
