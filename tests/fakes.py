@@ -12,10 +12,25 @@ from webshootout.harness import Failed, Fault, Verification
 from webshootout.load.base import LoadResult, LoadSpec, errors_of
 from webshootout.sampler import Usage
 from webshootout.server import Environment
+from webshootout.services.postgres import PostgresError
 from webshootout.workloads import Context
 
 LATENCY = {"p50": 100.0, "p75": 120.0, "p90": 150.0, "p99": 300.0, "p99_9": 400.0, "p99_99": 500.0,
            "max": 600.0, "mean": 110.0, "stdev": 20.0}
+
+
+class FakeDatabase:
+    """A PostgreSQL whose reset fails once `fail_after` resets have passed (a lock a server holds)."""
+
+    version = "postgres (fake)"
+
+    def __init__(self, fail_after: int):
+        self.resets, self.fail_after = 0, fail_after
+
+    def reset(self) -> None:
+        self.resets += 1
+        if self.resets > self.fail_after:
+            raise PostgresError("resetting the database before a trial failed: LockNotAvailable: lock timeout")
 
 
 class FakeSampler:
@@ -70,6 +85,7 @@ class FakeStack:
     leaks: set = field(default_factory=set)  # ids that leave a process behind at stop
     dies: set = field(default_factory=set)  # ids whose server exits during the first trial
     wrong: set = field(default_factory=set)  # (id, workload) pairs that fail verification
+    database: FakeDatabase | None = None
     events: list = field(default_factory=list)
     assets: assets.Assets | None = None
 
@@ -78,7 +94,7 @@ class FakeStack:
         work.mkdir(parents=True, exist_ok=True)
         logs.mkdir(parents=True, exist_ok=True)
         self.assets = assets.create(work / "assets")
-        yield Environment(None, self.assets, "secret", tuple(cpus), work / "servers", logs)
+        yield Environment(self.database, self.assets, "secret", tuple(cpus), work / "servers", logs)
 
     def needs_database(self, variants) -> bool:
         return False

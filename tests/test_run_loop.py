@@ -2,7 +2,7 @@
 
 import json
 
-from fakes import FakeDriver, FakeStack
+from fakes import FakeDatabase, FakeDriver, FakeStack
 from integration.helpers import make_settings
 from schemas import assert_valid_lines
 from webshootout.commands import check, run
@@ -100,3 +100,12 @@ def test_check_uses_the_same_lifecycle(root, capsys):
     assert "starlette: FAILED at stop: 1 process left behind" in out
     assert [e[0] for e in stack.events].count("settle") == 4
     assert stack.events[-1] == ("stop", "starlette")
+
+
+def test_a_database_that_cannot_be_reset_is_a_fault_of_that_framework_only(root, tmp_path):
+    stack = FakeStack(database=FakeDatabase(fail_after=2))
+    code, rundir, _, _ = _run(root, tmp_path, stack=stack, workloads=("plaintext",), trials=2)
+    assert code == 0
+    (fault,) = [line for line in rundir.lines() if line["kind"] == "fault"]
+    assert fault["framework"] == "starlette" and "lock timeout" in fault["reason"]
+    assert [t["framework"] for t in _trials(rundir)] == ["flask", "flask"]

@@ -37,7 +37,8 @@ def environment(work: Path, logs: Path, cpus: tuple[int, ...], need_database: bo
         postgres = None
         if need_database:
             say("starting PostgreSQL")
-            postgres = stack.enter_context(Postgres(work / "postgres", cpus, log=say))
+            postgres = stack.enter_context(Postgres(work / "postgres", cpus, log=say,
+                                                    keep_log=logs / "postgres.log"))
         yield server.Environment(postgres, files, secrets.token_hex(32), cpus, scratch, logs)
     finally:
         with uninterrupted():

@@ -40,3 +40,26 @@ def test_framework_role_can_connect_with_the_generated_password(tmp_path, no_lef
         with psycopg.connect(pg.connection.url) as conn:
             assert conn.execute("SELECT randomnumber FROM world WHERE id = 1").fetchone()[0] >= 1
         assert pg.calls_touching("world") >= 1
+
+
+def test_a_lock_held_by_a_server_fails_the_reset_in_time_and_the_log_is_kept(tmp_path, no_leftovers):
+    import time
+
+    import psycopg
+
+    from webshootout.services.postgres import PostgresError
+
+    kept = tmp_path / "postgres.log"
+    with Postgres(tmp_path / "pg", default_split()[0], log=lambda m: None, keep_log=kept) as pg:
+        pg.reset()
+        assert pg.query("SELECT reloptions FROM pg_class WHERE relname = 'usersessions'") == \
+            [(["autovacuum_enabled=false"],)]
+        with psycopg.connect(pg.connection.url) as server:  # a server stuck inside its transaction
+            server.execute("INSERT INTO usersessions VALUES ('v', '{\"count\":1}')")
+            started = time.monotonic()
+            with pytest.raises(PostgresError, match="lock timeout"):
+                pg.reset()
+            assert time.monotonic() - started < 20
+            server.rollback()
+        pg.reset()  # once the lock is gone the database is usable again
+    assert "database system is ready to accept connections" in kept.read_text()

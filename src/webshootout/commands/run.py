@@ -18,6 +18,7 @@ from ..report import terminal, write_all
 from ..results import RunDir, new_run_dir
 from ..sampler import Usage
 from ..server import Environment
+from ..services.postgres import PostgresError
 from ..settings import Settings
 from ..suites import Part
 from ..workloads import MODULES, Context
@@ -27,8 +28,8 @@ CLIENT_BOUND_CPU = 90.0
 Driver = Callable[..., LoadResult]  # (LoadSpec, log path) -> LoadResult
 
 
-class ServerDied(Exception):
-    pass
+class StackFailed(Exception):
+    """The server (or the database it uses) can no longer be measured: the rest of its trials are skipped."""
 
 
 class Progress:
@@ -151,7 +152,7 @@ class RunContext:
                 try:
                     for workload in harness.workloads_of(variant, part.workloads):
                         self.run_workload(part, served, workload)
-                except ServerDied as exc:
+                except StackFailed as exc:
                     say(f"{variant.id}: {exc}")
                     self.rundir.append(fault_line(variant, Fault("trial", str(exc), served.log_tail())))
         except harness.Failed as exc:
@@ -223,7 +224,7 @@ class RunContext:
             result = self._drive(subject, point, point.burst.duration if point.burst else self.settings.duration,
                                  point.burst)
         if not subject.served.alive():
-            raise ServerDied(f"the server exited (code {subject.served.exit_code()}) during "
+            raise StackFailed(f"the server exited (code {subject.served.exit_code()}) during "
                              f"{subject.workload} {point.label} trial {trial}")
         cpus = len(self.settings.load_cpus)
         client_cpu = 100.0 * result.client_cpu_s / result.duration_s / cpus if result.duration_s else 0.0
@@ -239,9 +240,12 @@ class RunContext:
         """Lets the server drain what the last load left queued; resets the database state."""
         reason = subject.served.settle()
         if reason:
-            raise ServerDied(f"the server did not answer before {subject.workload}: {reason}")
+            raise StackFailed(f"the server did not answer before {subject.workload}: {reason}")
         if self.env.postgres:
-            self.env.postgres.reset()
+            try:
+                self.env.postgres.reset()
+            except PostgresError as exc:
+                raise StackFailed(str(exc)) from None
 
     def _drive(self, subject: Subject, point: Point, duration: float, burst) -> LoadResult:
         ctx, cpus = subject.context, self.settings.load_cpus

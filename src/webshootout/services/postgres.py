@@ -80,10 +80,12 @@ class Connection:
 class Postgres:
     """Use as a context manager: it always stops and removes its data directory, also on errors and Ctrl-C."""
 
-    def __init__(self, directory: Path, cpus: tuple[int, ...], log=print, max_connections: int = 400):
+    def __init__(self, directory: Path, cpus: tuple[int, ...], log=print, max_connections: int = 400,
+                 keep_log: Path | None = None):
         self.directory = directory
         self.cpus = cpus
         self.log = log
+        self.keep_log = keep_log  # where the server's log is copied before the cluster is removed
         self.max_connections = max_connections
         self.running: process.Running | None = None
         self.connection: Connection | None = None
@@ -123,10 +125,11 @@ class Postgres:
                                       text=True).stdout.strip()
         port = process.free_port()
         # synchronous_commit=off: the session workload measures frameworks, not this VM's fsync latency.
+        # No timed or WAL-size checkpoint may fall inside a trial: reset() checkpoints before each one.
         argv = [str(bindir / "postgres"), "-D", str(data), "-p", str(port), "-k", str(sockets),
                 "-c", "listen_addresses=127.0.0.1", "-c", "shared_preload_libraries=pg_stat_statements",
                 "-c", f"max_connections={self.max_connections}", "-c", "synchronous_commit=off",
-                "-c", "pg_stat_statements.track=top"]
+                "-c", "pg_stat_statements.track=top", "-c", "checkpoint_timeout=1h", "-c", "max_wal_size=8GB"]
         self.running = process.start(argv, cwd=self.directory, env=dict(os.environ), cpus=self.cpus,
                                      log=logfile, port=port, user=user, grace=15,
                                      stop_signal=signal.SIGINT)  # SIGINT: fast shutdown
@@ -169,12 +172,26 @@ class Postgres:
         self.connection = Connection("127.0.0.1", port, ROLE, password, DATABASE)
 
     def reset(self) -> None:
-        """Empties the session tables and the statement statistics before a trial."""
-        with self._admin(DATABASE) as conn:
-            for table in SESSION_TABLES:
-                if conn.execute("SELECT to_regclass(%s)", (table,)).fetchone()[0] is not None:
-                    conn.execute(f"TRUNCATE {table}")
-            conn.execute("SELECT pg_stat_statements_reset()")
+        """Puts the database in the same state before every trial: session tables empty, statement statistics
+        zero, no checkpoint or autovacuum due.
+
+        Autovacuum would wake at a random moment of some trials (the session workload dirties a row per
+        request) and not of others; the tables are emptied before every trial, so it has nothing to keep up.
+        A lock a server still holds, or any other error, raises PostgresError within the timeouts.
+        """
+        try:
+            with self._admin(DATABASE) as conn:
+                conn.execute("SET lock_timeout = '5s'")
+                conn.execute("SET statement_timeout = '60s'")
+                for table in SESSION_TABLES:
+                    if conn.execute("SELECT to_regclass(%s)", (table,)).fetchone()[0] is not None:
+                        conn.execute(f"TRUNCATE {table}")
+                        conn.execute(f"ALTER TABLE {table} SET (autovacuum_enabled = false)")
+                conn.execute("SELECT pg_stat_statements_reset()")
+                conn.execute("CHECKPOINT")
+        except psycopg.Error as exc:
+            raise PostgresError(f"resetting the database before a trial failed: {type(exc).__name__}: "
+                                f"{str(exc).strip()}") from None
 
     def query(self, sql: str, params: tuple = ()) -> list[tuple]:
         with self._admin(DATABASE) as conn:
@@ -191,5 +208,7 @@ class Postgres:
         if self.running is not None:
             self.running.stop()
             self.running = None
+        if self.keep_log is not None and (self.directory / "postgres.log").exists():
+            shutil.copyfile(self.directory / "postgres.log", self.keep_log)
         if self.directory.exists():
             shutil.rmtree(self.directory, ignore_errors=True)
