@@ -16,6 +16,9 @@ def test_starts_seeds_resets_and_removes_itself(tmp_path, no_leftovers):
         assert pg.calls_touching("world") == 0  # the harness's own admin queries are not the framework's
         pg.reset()
         assert pg.query("SELECT count(*) FROM usersessions") == [(0,)]
+        sockets = pg.directory / "sockets"
+        assert sockets.stat().st_mode & 0o777 == 0o700
+        assert all(p.stat().st_mode & 0o077 == 0 for p in sockets.glob(".s.PGSQL.*") if not p.name.endswith("lock"))
         url = pg.connection.url
         assert url.startswith("postgresql://bench:") and "@127.0.0.1:" in url
         pid = pg.running.pid
@@ -63,3 +66,16 @@ def test_a_lock_held_by_a_server_fails_the_reset_in_time_and_the_log_is_kept(tmp
             server.rollback()
         pg.reset()  # once the lock is gone the database is usable again
     assert "database system is ready to accept connections" in kept.read_text()
+
+
+def test_another_local_user_cannot_reach_the_superuser_socket(tmp_path, no_leftovers):
+    import subprocess
+
+    from webshootout.services.postgres import find_bindir
+
+    with Postgres(tmp_path / "pg", default_split()[0], log=lambda m: None) as pg:
+        psql = find_bindir(lambda m: None) / "psql"
+        argv = ["runuser", "-u", "nobody", "--", str(psql), "-h", str(pg.directory / "sockets"), "-p",
+                str(pg.connection.port), "-U", "postgres", "-c", "SELECT 1"]
+        denied = subprocess.run(argv, capture_output=True, text=True, timeout=30)
+        assert denied.returncode != 0 and "Permission denied" in denied.stderr, denied.stderr

@@ -115,6 +115,8 @@ class Postgres:
         if user:
             shutil.chown(self.directory, user)
             shutil.chown(sockets, user)
+        # Local connections are trusted as the superuser: only the cluster's owner (and root) may reach them.
+        sockets.chmod(0o700)
         logfile = self.directory / "postgres.log"
         init = subprocess.run([str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth-local=trust",
                                "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C"],
@@ -129,7 +131,7 @@ class Postgres:
         argv = [str(bindir / "postgres"), "-D", str(data), "-p", str(port), "-k", str(sockets),
                 "-c", "listen_addresses=127.0.0.1", "-c", "shared_preload_libraries=pg_stat_statements",
                 "-c", f"max_connections={self.max_connections}", "-c", "synchronous_commit=off",
-                "-c", "pg_stat_statements.track=top", "-c", "checkpoint_timeout=1h", "-c", "max_wal_size=8GB"]
+                "-c", "pg_stat_statements.track=top", "-c", "unix_socket_permissions=0700", "-c", "checkpoint_timeout=1h", "-c", "max_wal_size=8GB"]
         self.running = process.start(argv, cwd=self.directory, env=dict(os.environ), cpus=self.cpus,
                                      log=logfile, port=port, user=user, grace=15,
                                      stop_signal=signal.SIGINT)  # SIGINT: fast shutdown
