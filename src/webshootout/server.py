@@ -78,7 +78,9 @@ def start(variant: Variant, env: Environment) -> Server:
     if run_dir.exists():
         shutil.rmtree(run_dir)
     run_dir.mkdir(parents=True)
-    os.chmod(run_dir, 0o777)  # servers that drop privileges (nginx, php-fpm workers) write here too
+    # Not world-writable: a start script that drops privileges creates the subdirectories its workers
+    # write to and hands them to the workers' user.
+    os.chmod(run_dir, 0o755)
     log = env.logs / f"{variant.id}.log"
     running = process.start(command_for(variant, port, env.worker_count), cwd=variant.folder,
                             env=server_env(variant, env, port, run_dir), cpus=env.cpus, log=log, port=port)
