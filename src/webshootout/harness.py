@@ -7,12 +7,11 @@ import http.client
 import secrets
 import shutil
 import sys
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from . import assets, process, provision, server
+from . import assets, httpget, process, provision, server
 from .catalog import Variant
 from .sampler import Sampler
 from .signals import uninterrupted
@@ -159,15 +158,14 @@ def settle(srv: server.Server) -> str | None:
     """Waits for requests a load left queued (a driver that gave up does not cancel them server-side).
 
     One GET of the ready path waits its turn behind them, so the next check or trial starts on an idle
-    server. Returns why it did not answer, or None.
+    server. Returns why it did not answer 200, or None.
     """
     url = f"http://{server.HOST}:{srv.port}{srv.variant.start.ready}"
     try:
-        with urllib.request.urlopen(url, timeout=SETTLE_TIMEOUT) as response:
-            response.read()
-    except (OSError, http.client.HTTPException) as exc:
-        return f"GET {url} after the load: {type(exc).__name__}: {exc}"
-    return None
+        status, _ = httpget.get(url, SETTLE_TIMEOUT)
+    except httpget.GetError as exc:
+        return f"after the load: {exc}"
+    return None if status == 200 else f"after the load: GET {url} answered {status}"
 
 
 def context(srv: server.Server, env: server.Environment, workload: str) -> Context:
