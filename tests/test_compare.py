@@ -17,15 +17,22 @@ def _summary(name: str) -> dict:
 def test_a_20_percent_gain_is_flagged_and_noise_is_not():
     result = compare.compare(_summary("baseline"), _summary("candidate"), "A", "B")
     verdicts = {(r["framework"], r["workload"], r["load"]): r["verdict"] for r in result["rows"]}
-    assert len(verdicts) == 10
+    assert len(verdicts) == 13
     for (framework, _, _), verdict in verdicts.items():
         assert verdict == ("faster" if framework == "alpha" else "no significant change")
     for row in result["rows"]:
         if row["framework"] == "alpha":
-            assert 1.17 < row["ratio"] < 1.23 and row["ci95"][0] > 1
+            assert 1.17 < row["ratio"] < 1.23 and row["interval"][0] > 1
         else:
-            assert row["ci95"][0] <= 1 <= row["ci95"][1]
+            assert row["interval"][0] <= 1 <= row["interval"][1]
     assert result["only"] == []
+
+
+def test_the_footer_says_how_often_ranges_of_three_miss_by_chance():
+    result = compare.compare(_summary("baseline"), _summary("candidate"), "A", "B")
+    text = compare.render_terminal(result)
+    assert "With 3 and 3 trials the interval is min(B)/max(A) to max(B)/min(A)" in text
+    assert "by chance 10 % of the time" in text and "95% CI" not in text
 
 
 def test_reversed_runs_say_slower():
@@ -52,4 +59,4 @@ def test_compare_command_formats(capsys):
     assert out.startswith("# webshootout compare") and "| json | c=64 | alpha |" in out
     assert cli.main(["compare", a, b, "--format", "html"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("<!DOCTYPE html>") and out.count('class="bar"') == 10
+    assert out.startswith("<!DOCTYPE html>") and out.count('class="bar"') == 13

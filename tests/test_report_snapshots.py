@@ -45,7 +45,7 @@ def test_report_command_writes_the_three_files(tmp_path, capsys):
     assert html.startswith("<!DOCTYPE html>") and "<script" not in html and "http://" not in html.replace(
         'xmlns="http://www.w3.org/2000/svg"', "")
     assert cli.main(["report", str(run), "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)["schema"] == 1
+    assert json.loads(capsys.readouterr().out)["schema"] == 2
 
 
 def test_report_of_a_directory_that_is_not_a_run(tmp_path, capsys):

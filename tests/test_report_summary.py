@@ -6,7 +6,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from webshootout import stats
+from webshootout.report import stats
 from webshootout.report import summary
 from webshootout.results import RunDir
 
@@ -45,15 +45,63 @@ def test_throughput_statistics_come_from_the_trials(data, lines):
     result = _result(data, "plaintext", "c=64", "alpha")
     assert result["rps"]["median"] == round(sorted(rps)[1], 1)
     assert (result["rps"]["min"], result["rps"]["max"]) == (round(min(rps), 1), round(max(rps), 1))
-    assert result["rps"]["ci95"] == [round(min(rps), 1), round(max(rps), 1)]  # 3 trials: min-max
+    # 3 trials are too few for a 95 % interval: the ranking interval is their min-max, labelled a range.
+    assert result["ranking"] == {"metric": "rps", "value": result["rps"]["median"], "low": round(min(rps), 1),
+                                 "high": round(max(rps), 1), "kind": "range", "coverage": 0.75}
     assert result["rps"]["cv"] == round(stats.cv(rps), 4)
 
 
 def test_overlapping_intervals_tie_and_ranks_count_entries(data):
     labels = {r["framework"]: r["rank_label"] for r in data["workloads"][0]["points"][1]["results"]}
-    assert labels == {"alpha": "=1st", "beta": "=1st", "gamma": "3rd"}
+    assert labels == {"alpha": "=1st", "beta": "=1st", "gamma": "3rd", "omega": None, "theta": None}
     labels = {r["framework"]: r["rank_label"] for r in data["workloads"][1]["points"][0]["results"]}
     assert labels == {"alpha": "1st", "beta": "2nd"}
+
+
+def test_flagged_rows_are_not_ranked_and_follow_the_ranked_ones(data):
+    # alpha is the fastest contestant at plaintext c=16, but one of its trials was client-bound.
+    rows = data["workloads"][0]["points"][0]["results"]
+    assert [(r["framework"], r["standing"], r["rank_label"]) for r in rows] == [
+        ("beta", "ranked", "1st"), ("gamma", "ranked", "2nd"), ("omega", "baseline", None),
+        ("alpha", "flagged", None)]
+    assert "client-bound" in rows[-1]["flags"]
+    burst = data["workloads"][1]["points"][1]["results"]
+    assert {(r["standing"], r["rank"]) for r in burst} == {("flagged", None)}  # both had timeouts
+
+
+def test_the_baseline_is_the_ceiling_not_a_contestant(data):
+    (omega,) = [r for r in data["workloads"][0]["points"][1]["results"] if r["framework"] == "omega"]
+    assert omega["standing"] == "baseline" and omega["rank"] is None
+    # It is faster than every contestant, yet the contestants' ranks start at 1st.
+    ranked = [r for r in data["workloads"][0]["points"][1]["results"] if r["rank"]]
+    assert omega["rps"]["median"] > max(r["rps"]["median"] for r in ranked)
+    assert min(r["rank"] for r in ranked) == 1
+
+
+def test_a_variant_outside_the_contract_is_apart(data):
+    (theta,) = [r for r in data["workloads"][0]["points"][1]["results"] if r["framework"] == "theta"]
+    assert theta["standing"] == "outside_contract" and theta["rank"] is None
+    assert theta["outside_contract"].startswith("keeps its state in SQLite")
+
+
+def test_tool_versions_are_short(data):
+    assert data["run"]["tools"] == {"ab": "2.3", "postgres": "15.0", "python": "3.11.7", "wrk": "4.1.0"}
+    assert summary.short_version("not found") == "not found"
+
+
+def test_optional_facts_of_newer_lines(data, lines):
+    gamma = _result(data, "plaintext", "c=64", "gamma")
+    assert "closes-connections" in gamma["flags"] and gamma["standing"] == "ranked"
+    assert gamma["keepalive"] == {"requests": 5, "connections": 5}
+    assert (gamma["connect_s"], gamma["responses_total"], gamma["warmup_curve"], gamma["memory_method"]) == (
+        None, None, None, None)  # wrk lines carry none of them: nothing is shown
+    beta = _result(data, "plaintext", "c=64", "beta")
+    trials = sorted((line for line in lines if line["kind"] == "trial" and line["framework"] == "beta"
+                     and line["workload"] == "plaintext" and line["connections"] == 64), key=lambda t: t["rps"])
+    assert beta["memory_method"] == "cgroup v1 memory.stat rss+mapped_file"
+    assert beta["responses_total"] == sum(t["responses_total"] for t in trials)
+    assert beta["warmup_curve"] == trials[1]["warmup_curve"] and beta["warmup_s"] == 2.0
+    assert beta["keepalive"] == {"requests": 5, "connections": 1} and "closes-connections" not in beta["flags"]
 
 
 def test_latency_is_merged_from_histograms_when_every_trial_has_one(data, lines):
@@ -123,6 +171,7 @@ def test_flags_noisy_below_rate_and_load_points_by_rate():
     assert [p["label"] for p in points] == ["c=8 rate=500", "c=8 rate=1000"]
     # CV of [1000, 900] is 70.7 / 950 = 7.4 % > 5 %; 980 < 99 % of 1000.
     assert points[1]["results"][0]["flags"] == ["below-rate", "noisy"]
+    assert points[1]["results"][0]["standing"] == "flagged"
     assert points[0]["results"][0]["flags"] == []
     assert summary.sweeps(data["workloads"][0])[0]["axis"] == "rate"
 
@@ -142,3 +191,25 @@ def test_sustainable_throughput_is_the_highest_rate_under_the_slo():
     assert workload["sustainable"] == [
         {"framework": "x", "series": "c=8", "slo_p99_ms": 5.0, "rate": 199.8},
         {"framework": "y", "series": "c=8", "slo_p99_ms": 5.0, "rate": None}]
+
+
+def test_ten_trials_give_a_95_percent_interval_three_a_range():
+    lines = [_line(n, 1000.0 + 10 * n) for n in range(1, 11)]
+    ranking = summary.summarize({}, lines)["workloads"][0]["points"][0]["results"][0]["ranking"]
+    assert (ranking["kind"], ranking["low"], ranking["high"]) == ("ci", 1020.0, 1090.0)  # x(2)..x(9)
+    assert ranking["coverage"] == round(1 - 22 / 1024, 4)
+    ranking = summary.summarize({}, lines[:3])["workloads"][0]["points"][0]["results"][0]["ranking"]
+    assert (ranking["kind"], ranking["low"], ranking["high"], ranking["coverage"]) == ("range", 1010.0, 1030.0, 0.75)
+
+
+def test_open_loop_points_are_ranked_by_p99_at_the_achieved_rate():
+    def trial(framework, n, rps, p99):
+        return {**_line(n, rps, profile="open", mode="open", target_rate=1000, achieved_rate=rps, rate=1000,
+                        latency_us={"p50": 100.0, "p99": p99}), "framework": framework}
+    # fast keeps up with a low tail; busy served a hair more but with a long tail: fast ranks first.
+    lines = [trial("fast", n, 999.5, 900.0 + n) for n in (1, 2, 3)] + \
+            [trial("busy", n, 999.9, 5000.0 + n) for n in (1, 2, 3)]
+    (point,) = summary.summarize({}, lines)["workloads"][0]["points"]
+    assert [(r["framework"], r["rank_label"]) for r in point["results"]] == [("fast", "1st"), ("busy", "2nd")]
+    assert point["results"][0]["ranking"] == {"metric": "p99_us", "value": 902.0, "low": 901.0, "high": 903.0,
+                                              "kind": "range", "coverage": 0.75}

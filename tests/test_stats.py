@@ -2,38 +2,44 @@
 
 import pytest
 
-from webshootout import stats
+from webshootout.report import stats
 
 
-def test_median_spread_and_cv_exact():
+def test_median_and_cv_exact():
     assert stats.median([3.0, 1.0, 2.0]) == 2.0
     assert stats.median([4.0, 1.0, 2.0, 3.0]) == 2.5
-    assert stats.spread([3.0, 1.0, 2.0]) == (1.0, 3.0)
     assert stats.cv([10.0]) == 0.0
     # mean 10, sample stdev sqrt(((−1)² + 1²) / 1) = sqrt(2)
     assert stats.cv([9.0, 11.0]) == pytest.approx(2 ** 0.5 / 10)
     assert stats.cv([0.0, 0.0]) == 0.0
 
 
-def test_bootstrap_ci_of_three_trials_is_min_to_max():
-    # A resample of 3 has median 1 when at least two draws are 1: 3·(1/3)²·(2/3) + (1/3)³ = 7/27 ≈ 26 %,
-    # far above 2.5 %, so both ends of the 95 % interval are the extremes.
-    assert stats.bootstrap_ci([3.0, 1.0, 2.0]) == (1.0, 3.0)
+def test_three_trials_give_a_range_that_holds_the_median_75_percent_of_the_time():
+    # The median escapes min-max only when all 3 fall on one side of it: 2 x (1/2)^3 = 1/4.
+    assert stats.median_interval([3.0, 1.0, 2.0]) == stats.Interval(1.0, 3.0, "range", 0.75)
+    # 5 trials: 1 - 2 x (1/2)^5 = 93.75 %, still short of 95 %.
+    assert stats.median_interval([5.0, 1.0, 4.0, 2.0, 3.0]) == stats.Interval(1.0, 5.0, "range", 0.9375)
+    assert stats.median_interval([7.0]) == stats.Interval(7.0, 7.0, "range", 0.0)
 
 
-def test_bootstrap_ci_of_seven_trials_excludes_the_extremes():
-    # Resample median <= k (values 1..7) needs >= 4 of 7 draws <= k: P = sum_{j>=4} C(7,j) (k/7)^j (1-k/7)^(7-j)
-    # k=1: 1.0 %, k=2: 10.8 %, k=5: 89.2 %, k=6: 99.0 %  ->  2.5 % quantile is 2, 97.5 % quantile is 6.
-    assert stats.bootstrap_ci([7.0, 1.0, 6.0, 2.0, 5.0, 3.0, 4.0]) == (2.0, 6.0)
-
-
-def test_bootstrap_ci_degenerate_cases_and_seed():
-    assert stats.bootstrap_ci([5.0]) == (5.0, 5.0)
-    assert stats.bootstrap_ci([5.0, 5.0, 5.0]) == (5.0, 5.0)
-    values = [10.0, 12.0, 11.0, 15.0, 9.0, 13.0, 14.0, 10.5]
-    assert stats.bootstrap_ci(values, seed=1) == stats.bootstrap_ci(values, seed=1)
+def test_six_or_more_trials_give_an_order_statistic_95_percent_interval():
+    # n = 6, k = 1: 1 - 2/64 = 96.875 %; k = 2 would be 1 - 2 x 7/64 = 78 %.
+    assert stats.median_interval([6.0, 1.0, 5.0, 2.0, 4.0, 3.0]) == stats.Interval(1.0, 6.0, "ci", 0.96875)
+    # n = 10: k = 2 covers 1 - 2 x (1 + 10)/1024 = 97.85 %; k = 3 only 1 - 2 x 56/1024 = 89 %: x(2)..x(9).
+    found = stats.median_interval([float(v) for v in (10, 1, 9, 2, 8, 3, 7, 4, 6, 5)])
+    assert (found.low, found.high, found.kind) == (2.0, 9.0, "ci")
+    assert found.coverage == pytest.approx(1 - 22 / 1024)
+    # n = 20: k = 6 covers 1 - 2 x P(Bin(20, 1/2) <= 5) = 1 - 2 x 0.0207 = 95.86 %; k = 7 is 88.5 %.
+    found = stats.median_interval([float(v) for v in range(1, 21)])
+    assert (found.low, found.high, found.kind) == (6.0, 15.0, "ci")
     with pytest.raises(ValueError):
-        stats.bootstrap_ci([])
+        stats.median_interval([])
+
+
+def test_separation_chance_of_two_ranges():
+    # 3 and 3 trials: of the C(6, 3) = 20 equally likely orders, 2 put one side wholly below the other.
+    assert stats.separation_chance(3, 3) == pytest.approx(0.1)
+    assert stats.separation_chance(5, 5) == pytest.approx(2 / 252)
 
 
 def test_change_flags_a_20_percent_gain_but_not_noise():
@@ -61,6 +67,14 @@ def test_rank_with_ties_groups_against_the_leader():
     ranked = stats.rank_with_ties(entries)
     assert [(r.name, r.rank, r.label) for r in ranked] == [
         ("a", 1, "=1st"), ("b", 1, "=1st"), ("c", 1, "=1st"), ("d", 4, "=4th"), ("e", 4, "=4th"), ("f", 6, "6th")]
+
+
+def test_rank_with_ties_lower_is_better_for_latency():
+    entries = [("slow", 9.0, 8.0, 10.0), ("fast", 2.0, 1.5, 2.5), ("near", 2.4, 2.2, 3.0), ("mid", 5.0, 4.0, 6.0)]
+    ranked = stats.rank_with_ties(entries, higher_is_better=False)
+    # near's low (2.2) reaches fast's high (2.5): tied; mid starts the next group.
+    assert [(r.name, r.label) for r in ranked] == [("fast", "=1st"), ("near", "=1st"), ("mid", "3rd"),
+                                                   ("slow", "4th")]
 
 
 def test_ordinals():

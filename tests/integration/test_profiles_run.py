@@ -5,7 +5,8 @@ import json
 import pytest
 
 from schemas import assert_valid_lines
-from webshootout import profiles, stats
+from webshootout import profiles
+from webshootout.report import stats
 from webshootout.commands import run
 from webshootout.profiles import Burst, Profile, RateSweep
 from webshootout.results import RunDir

@@ -104,7 +104,7 @@ def test_throughput_bars_carry_every_median(rendered):
 def test_every_chart_kind_is_present(rendered):
     labels = [a.get("aria-label", "") for tag, a in rendered["elements"] if tag == "svg"]
     for wanted in ("req/s at c=16", "latency percentiles at c=64", "req/s against connections",
-                   "p99 against connections", "server CPU %", "RSS MB", "requests per CPU-second",
+                   "p99 against connections", "server CPU %", "peak memory MB", "requests per CPU-second",
                    "requests per second, burst 16>256>16 x 2s", "p99 per second, burst 16>256>16 x 2s"):
         assert any(wanted in label for label in labels), (wanted, labels)
     # The spectrum plots the merged p99.99 of beta at json c=64 (from the fixture's histograms).

@@ -1,16 +1,21 @@
 """Comparison of two runs: per workload x load point x framework, the ratio of median req/s with its
-bootstrap interval, and a verdict that calls a change only when the whole interval is past 1."""
+bootstrap interval, and a verdict that calls a change only when the whole interval is past 1. With 3 or
+fewer trials a side that interval is made of the min-max ranges, and the footer says how often such
+ranges miss each other by chance."""
 
 from __future__ import annotations
 
 from html import escape
 
-from .. import stats
-from . import fmt, svg
+from . import fmt, stats, svg
 from .html import CSS
 from .terminal import table
 
-HEADER = ("workload", "load", "framework", "A req/s", "B req/s", "B/A", "95% CI", "verdict", "A p99 ms", "B p99 ms")
+HEADER = ("workload", "load", "framework", "A req/s", "B req/s", "B/A", "B/A interval", "verdict", "A p99 ms",
+          "B p99 ms")
+# Up to this many trials a side, every resampled median is as often an extreme as the 2.5 % tails need,
+# so the bootstrap interval of the ratio is exactly min(B)/max(A) to max(B)/min(A).
+RANGE_TRIALS = 3
 
 
 def _index(summary: dict) -> dict[tuple, dict]:
@@ -31,7 +36,7 @@ def compare(a: dict, b: dict, a_name: str, b_name: str) -> dict:
         ratio, (low, high), verdict = stats.change(before, after)
         rows.append({"workload": key[0], "load": key[1], "framework": key[2],
                      "a_rps": left[key]["rps"]["median"], "b_rps": right[key]["rps"]["median"],
-                     "ratio": round(ratio, 4), "ci95": [round(low, 4), round(high, 4)], "verdict": verdict,
+                     "ratio": round(ratio, 4), "interval": [round(low, 4), round(high, 4)], "verdict": verdict,
                      "a_p99_us": left[key]["latency_us"]["p99"], "b_p99_us": right[key]["latency_us"]["p99"],
                      "trials": [len(before), len(after)]})
     only = [{"run": "A", "what": " ".join(k)} for k in left if k not in right] + \
@@ -42,14 +47,17 @@ def compare(a: dict, b: dict, a_name: str, b_name: str) -> dict:
 
 def _cells(row: dict) -> tuple[str, ...]:
     return (row["workload"], row["load"], row["framework"], fmt.count(row["a_rps"]), fmt.count(row["b_rps"]),
-            f"{row['ratio']:.3f}", f"{row['ci95'][0]:.3f}-{row['ci95'][1]:.3f}", row["verdict"],
+            f"{row['ratio']:.3f}", f"{row['interval'][0]:.3f}-{row['interval'][1]:.3f}", row["verdict"],
             fmt.ms(row["a_p99_us"]), fmt.ms(row["b_p99_us"]))
 
 
 def _footer(result: dict) -> list[str]:
-    notes = ["B/A > 1 means B served more requests per second. A change is called only when the whole 95 % "
-             "bootstrap interval of the ratio lies on one side of 1 (with 3 trials a side: no overlap of "
-             "the min-max ranges)."]
+    notes = ["B/A > 1 means B served more requests per second. A change is called only when the whole "
+             "interval of the ratio of medians (95 % percentile bootstrap) lies on one side of 1."]
+    for a, b in sorted({tuple(r["trials"]) for r in result["rows"] if max(r["trials"]) <= RANGE_TRIALS}):
+        notes.append(f"With {a} and {b} trials the interval is min(B)/max(A) to max(B)/min(A): a change is called "
+                     f"when the min-max ranges do not overlap, which happens by chance "
+                     f"{100 * stats.separation_chance(a, b):.0f} % of the time when nothing changed.")
     return notes + [f"only in run {o['run']}: {o['what']}" for o in result["only"]]
 
 
@@ -70,16 +78,16 @@ def render_markdown(result: dict) -> str:
 def render_html(result: dict) -> str:
     colors = {"faster": "#16a34a", "slower": "#dc2626", "no significant change": "#9ca3af"}
     bars = [svg.Bar(f"{r['framework']} {r['workload']} {r['load']}", r["ratio"], colors[r["verdict"]],
-                    r["framework"], r["ci95"][0], r["ci95"][1], f"{r['ratio']:.3f} {r['verdict']}")
+                    r["framework"], r["interval"][0], r["interval"][1], f"{r['ratio']:.3f} {r['verdict']}")
             for r in result["rows"]]
     head = "".join(f"<th>{escape(h)}</th>" for h in HEADER)
     rows = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in _cells(r)) + "</tr>" for r in result["rows"])
     notes = "".join(f"<p class='note'>{escape(line)}</p>" for line in _footer(result))
-    chart = svg.bars("B/A ratio of median req/s with 95 % interval", bars, lambda v: f"{v:.2f}") if bars else ""
+    chart = svg.bars("B/A ratio of median req/s with its interval", bars, lambda v: f"{v:.2f}") if bars else ""
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>webshootout compare</title>'
             f"<style>{CSS}</style></head><body><main><h1>webshootout compare</h1>"
             f"<p>A = {escape(str(result['a']))}, B = {escape(str(result['b']))}</p>"
-            f'<section class="card"><h3>B/A, median req/s (error bars: 95 % interval)</h3>{chart}</section>'
+            f'<section class="card"><h3>B/A, median req/s (error bars: the interval of the table)</h3>{chart}</section>'
             f'<section class="card"><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{notes}'
             f"</section></main></body></html>\n")
 

@@ -38,21 +38,39 @@ def span(low: float, high: float) -> str:
     return f"{low:,.0f}-{high:,.0f}"
 
 
-def flags(result: dict) -> str:
-    return ",".join(result["flags"])
+SPARKS = "▁▂▃▄▅▆▇█"
 
 
-MAIN_HEADER = ("rank", "framework", "load", "req/s", "95% CI", "CV", "p50 ms", "p99 ms", "errors", "CPU %",
-               "RSS MB", "req/CPU-s", "flags")
+def sparkline(values: list[float]) -> str:
+    """One block per value, scaled from zero to the largest, so a flat curve reads as full height."""
+    top = max(values, default=0)
+    if top <= 0:
+        return SPARKS[0] * len(values)
+    return "".join(SPARKS[min(len(SPARKS) - 1, int(v / top * (len(SPARKS) - 1) + 0.5))] for v in values)
 
 
-def main_row(point: dict, result: dict) -> tuple[str, ...]:
-    """The row every table shows for one framework at one load point."""
-    rps, lat = result["rps"], result["latency_us"]
-    return (result["rank_label"], result["framework"], point["label"], count(rps["median"]), span(*rps["ci95"]),
-            cv(rps["cv"]), ms(lat["p50"]), ms(lat["p99"]), count(result["errors"]),
-            percent(result["server_cpu_percent"]), count(result["server_rss_peak_mb"]),
-            count(result["requests_per_cpu_second"]), flags(result))
+FLAG_TEXTS = {
+    "client-bound": "client-bound: the load generator used 90 % or more of its CPUs, so the number measures "
+                    "the generator, not the server",
+    "no-responses": "no-responses: a trial got no valid answer at all",
+    "noisy": "noisy: req/s varies more than 5 % (coefficient of variation) across trials",
+    "cookieless": "cookieless: driven without cookies, every request a new visitor",
+}
+
+
+def flag_text(flag: str, result: dict) -> str:
+    """A flag spelled out, with the numbers behind it where the row has them."""
+    if flag == "errors":
+        kinds = ", ".join(f"{kind} {n:,}" for kind, n in result["errors_by_kind"].items())
+        return f"errors: {result['errors']:,} failed requests" + (f" ({kinds})" if kinds else "")
+    if flag == "below-rate":
+        return (f"below-rate: achieved {count(result['achieved_rate'])} of the {count(result['target_rate'])} "
+                "req/s asked (under 99 %): the latency is that of an overloaded system")
+    if flag == "closes-connections":
+        keepalive = result["keepalive"]
+        return (f"closes connections: {keepalive['requests']} requests at verification took "
+                f"{keepalive['connections']} TCP connections")
+    return FLAG_TEXTS.get(flag, flag)
 
 
 def not_measured_line(item: dict) -> str:

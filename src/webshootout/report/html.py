@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from . import fmt, svg
+from . import fmt, svg, tables
 from .summary import sweeps
 
 # Spectrum x positions: log10(1 / (1 - q)), so every extra "9" of the percentile gets the same width.
@@ -25,8 +25,6 @@ pre { background: #111827; color: #f9fafb; padding: 10px 12px; border-radius: 6p
 table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
 th, td { padding: 4px 8px; border-bottom: 1px solid #e5e7eb; text-align: right; white-space: nowrap; }
 th { background: #f9fafb; font-weight: 600; } td.l, th.l { text-align: left; }
-.flag { display: inline-block; background: #fef3c7; color: #92400e; border-radius: 4px; padding: 0 5px;
-        margin-right: 3px; font-size: 12px; }
 .lead { font-size: 16px; } .lead li { margin: 3px 0; }
 .note { color: #6b7280; font-size: 12.5px; }
 .bad { border-left: 4px solid #dc2626; }
@@ -35,11 +33,8 @@ details pre { font-size: 12px; max-height: 200px; }
 
 
 def _colors(summary: dict) -> dict[str, str]:
-    """One colour per framework for the whole page, in order of first appearance."""
-    names: list[str] = []
-    for workload in summary["workloads"]:
-        for point in workload["points"]:
-            names += [r["framework"] for r in point["results"] if r["framework"] not in names]
+    """One colour per framework for the whole page, by id, so a framework keeps it whatever its rank."""
+    names = sorted({r["framework"] for w in summary["workloads"] for p in w["points"] for r in p["results"]})
     return {name: svg.PALETTE[i % len(svg.PALETTE)] for i, name in enumerate(names)}
 
 
@@ -65,44 +60,70 @@ def _header(run: dict) -> str:
             f'<pre>{escape(str(run["command"]))}</pre>')
 
 
+def _lead_item(workload: dict) -> str:
+    """Who leads the workload's first point that ranked anyone, and by how much; ties said plainly."""
+    name = escape(workload["workload"])
+    point = next((p for p in workload["points"] if any(r["rank"] for r in p["results"])), None)
+    if point is None:
+        return f"{name}: no row could be ranked (see the notes under its tables)"
+    ranked = [r for r in point["results"] if r["rank"]]
+    top, last = [r for r in ranked if r["rank"] == 1], ranked[-1]
+    names = " and ".join(f"<b>{escape(r['display'])}</b>" for r in top)
+    tie = " (tied: their intervals overlap)" if len(top) > 1 else ""
+    verb = "lead" if len(top) > 1 else "leads"
+    if top[0]["ranking"]["metric"] == "p99_us":
+        text = (f"{name} at {escape(point['label'])}: {names} {verb} with p99 {fmt.ms(top[0]['ranking']['value'])} ms "
+                f"at the achieved rate{tie}")
+        if last["rank"] > 1:
+            text += f"; the last, {escape(last['display'])}, {fmt.ms(last['ranking']['value'])} ms"
+    else:
+        text = f"{name} at {escape(point['label'])}: {names} {verb} with {fmt.count(top[0]['rps']['median'])} req/s{tie}"
+        if last["rank"] > 1 and last["rps"]["median"]:
+            text += (f"; {fmt.ratio(top[0]['rps']['median'] / last['rps']['median'])}&times; the last, "
+                     f"{escape(last['display'])}")
+    ceilings = [r for r in point["results"] if r["standing"] == "baseline"]
+    text += "".join(f"; ceiling: {escape(r['display'])} {fmt.count(r['rps']['median'])} req/s" for r in ceilings)
+    return text
+
+
 def _lead(summary: dict) -> str:
-    """The first thing a reader sees: who leads each workload and by how much, ties said plainly."""
-    items = []
-    for workload in summary["workloads"]:
-        point = workload["points"][0]
-        top = [r for r in point["results"] if r["rank"] == 1]
-        rest = [r for r in point["results"] if r["rank"] > 1]
-        names = " and ".join(f"<b>{escape(r['display'])}</b>" for r in top)
-        tie = " (tied: their intervals overlap)" if len(top) > 1 else ""
-        text = f"{escape(workload['workload'])} at {escape(point['label'])}: {names} lead{'' if len(top) > 1 else 's'}" \
-               f" with {fmt.count(top[0]['rps']['median'])} req/s{tie}"
-        if rest:
-            ratio = top[0]["rps"]["median"] / rest[-1]["rps"]["median"] if rest[-1]["rps"]["median"] else 0
-            text += f"; {fmt.ratio(ratio)}&times; the last, {escape(rest[-1]['display'])}"
-        items.append(f"<li>{text}</li>")
+    """The first thing a reader sees: ranked rows only, never a flagged row or the baseline."""
+    items = [f"<li>{_lead_item(w)}</li>" for w in summary["workloads"]]
     return f'<ul class="lead">{"".join(items)}</ul>' if items else "<p>No trial was measured.</p>"
 
 
-def _table(workload: dict) -> str:
-    head = "".join(f'<th class="{"l" if i in (0, 1, 2, 12) else ""}">{escape(h)}</th>'
-                   for i, h in enumerate(fmt.MAIN_HEADER))
+def _html_table(found: tables.Table) -> str:
+    head = "".join(f'<th class="{"l" if i in found.left else ""}">{escape(h)}</th>' for i, h in enumerate(found.header))
     rows = []
-    for point in workload["points"]:
-        for r in point["results"]:
-            cells = fmt.main_row(point, r)[:-1]
-            tds = "".join(f'<td class="{"l" if i < 3 else ""}">{escape(c)}</td>' for i, c in enumerate(cells))
-            flags = "".join(f'<span class="flag">{escape(f)}</span>' for f in r["flags"])
-            rows.append(f"<tr>{tds}<td class='l'>{flags}</td></tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>" \
-           f'<p class="note">{escape(fmt.latency_note(workload))}. Error bars: min-max over trials; ' \
-           f"ranks marked = share overlapping 95 % intervals.</p>"
+    for row in found.rows:
+        tds = "".join(f'<td class="{"l" if i in found.left else ""}">{escape(c)}</td>' for i, c in enumerate(row))
+        rows.append(f"<tr>{tds}</tr>")
+    notes = "".join(f"<li>{escape(note)}</li>" for note in found.notes)
+    return (f'<p class="note"><b>{escape(found.title)}</b></p><table><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table>" + (f'<ul class="note">{notes}</ul>' if notes else ""))
 
 
-def _rps_bars(point: dict, colors: dict) -> str:
-    items = [svg.Bar(f"{r['rank_label']}  {r['display']}", r["rps"]["median"], colors[r["framework"]],
-                     r["framework"], r["rps"]["min"], r["rps"]["max"], fmt.count(r["rps"]["median"]))
-             for r in point["results"]]
-    return svg.bars(f"req/s at {point['label']}", items, fmt.count)
+def _table(workload: dict) -> str:
+    found = [*tables.main_tables(workload), *filter(None, [tables.extras(workload)])]
+    return "".join(_html_table(t) for t in found) + f'<p class="note">{escape(fmt.latency_note(workload))}.</p>'
+
+
+def _bar_label(result: dict) -> str:
+    return f"{result['rank_label'] or tables.STANDING_CELL[result['standing']]}  {result['display']}"
+
+
+def _point_bars(point: dict, colors: dict) -> str:
+    """Every row's bar (req/s, or p99 for an open-loop point), the ceiling's also as a dashed line."""
+    rows = point["results"]
+    if point["profile"] == "open":
+        items = [svg.Bar(_bar_label(r), r["ranking"]["value"], colors[r["framework"]], r["framework"],
+                         r["ranking"]["low"], r["ranking"]["high"]) for r in rows if r["ranking"]["value"] is not None]
+        return svg.bars(f"p99 at the achieved rate, {point['label']}", items, lambda us: f"{fmt.ms(us)} ms")
+    items = [svg.Bar(_bar_label(r), r["rps"]["median"], colors[r["framework"]], r["framework"], r["rps"]["min"],
+                     r["rps"]["max"], fmt.count(r["rps"]["median"])) for r in rows]
+    baseline = next((r for r in rows if r["standing"] == "baseline"), None)
+    ceiling = svg.Ceiling(baseline["display"], baseline["rps"]["median"]) if baseline else None
+    return svg.bars(f"req/s at {point['label']}", items, fmt.count, ceiling)
 
 
 def _row_label(point: dict, result: dict, many: bool) -> str:
@@ -116,16 +137,24 @@ def _cost_bars(workload: dict, colors: dict, key: str, fmt_value, title: str) ->
     return svg.bars(title, items, fmt_value) if items else '<p class="note">not recorded</p>'
 
 
+def _ms(us: float) -> str:
+    return f"{fmt.ms(us)} ms"
+
+
+def _latency_name(point: dict) -> str:
+    return "latency at the achieved rate" if point["profile"] == "open" else "closed-loop latency"
+
+
 def _spectrum(point: dict, colors: dict) -> str:
     series = [svg.Series(r["display"], colors[r["framework"]],
                          [(x, r["latency_us"][key]) for key, x in SPECTRUM if r["latency_us"][key]])
               for r in point["results"]]
     ticks = [(x, fmt.PERCENTILE_NAMES[key]) for key, x in SPECTRUM]
-    return svg.lines(f"latency percentiles at {point['label']}", series, ticks, lambda us: f"{fmt.ms(us)} ms",
-                     y_log=True, x_label="percentile", y_label="latency (ms, log scale)")
+    return svg.lines(f"{_latency_name(point)}: latency percentiles at {point['label']}", series,
+                     svg.Axes(ticks, _ms, "percentile", "latency (ms, log scale)", y_log=True))
 
 
-def _sweep(workload: dict, sweep: dict, colors: dict, what: str) -> str:
+def _sweep(sweep: dict, colors: dict, what: str) -> str:
     axis = sweep["axis"]
     by_framework: dict[str, list] = {}
     names = {}
@@ -138,10 +167,10 @@ def _sweep(workload: dict, sweep: dict, colors: dict, what: str) -> str:
     ticks = [(p[axis], f"{p[axis]:g}") for p in sweep["points"]]
     label = "connections" if axis == "connections" else "target rate (req/s)"
     if what == "rps":
-        return svg.lines(f"req/s against {label}", series, ticks, fmt.count, x_log=True, x_label=label,
-                         y_label="req/s (median)")
-    return svg.lines(f"p99 against {label}", series, ticks, lambda us: f"{fmt.ms(us)} ms", x_log=True, y_log=True,
-                     x_label=label, y_label="p99 latency (ms, log scale)")
+        return svg.lines(f"req/s against {label}", series, svg.Axes(ticks, fmt.count, label, "req/s (median)", x_log=True))
+    latency = "closed-loop p99" if sweep["profile"] == "closed" else "p99"
+    return svg.lines(f"p99 against {label}", series, svg.Axes(ticks, _ms, label, f"{latency} (ms, log scale)",
+                                                             x_log=True, y_log=True))
 
 
 def _timeline(point: dict, colors: dict, key: str) -> str:
@@ -150,33 +179,52 @@ def _timeline(point: dict, colors: dict, key: str) -> str:
                          [(s["second"], s.get(key)) for s in r["timeline"]]) for r in results]
     seconds = sorted({s["second"] for r in results for s in r["timeline"]})
     ticks = [(s, f"{s:g}") for s in seconds]
+    x_label = "second of the trial (median trial)"
     if key == "requests":
-        return svg.lines(f"requests per second, {point['label']}", series, ticks, fmt.count,
-                         x_label="second of the trial (median trial)", y_label="requests in that second")
-    return svg.lines(f"p99 per second, {point['label']}", series, ticks, lambda us: f"{fmt.ms(us)} ms", y_log=True,
-                     x_label="second of the trial (median trial)", y_label="p99 (ms, log scale)")
+        return svg.lines(f"requests per second, {point['label']}", series,
+                         svg.Axes(ticks, fmt.count, x_label, "requests in that second"))
+    return svg.lines(f"p99 per second, {point['label']}", series,
+                     svg.Axes(ticks, _ms, x_label, "p99 (ms, log scale)", y_log=True))
+
+
+def _memory_card(workload: dict, colors: dict) -> str:
+    results = [r for p in workload["points"] for r in p["results"]]
+    method = ", ".join(sorted({r["memory_method"] for r in results if r["memory_method"]})) or \
+        "RSS summed over the process tree"
+    return _card(f"Server peak memory (MB; {method})",
+                 _cost_bars(workload, colors, "server_rss_peak_mb", lambda v: f"{v:,.0f} MB", f"peak memory MB ({method})"))
+
+
+def _point_cards(point: dict, colors: dict) -> list[str]:
+    if point["profile"] == "open":
+        title = (f"Latency at the achieved rate, {point['label']}: median of the trials' p99, error bars: its "
+                 "interval (see the table), rank")
+    else:
+        title = f"Throughput, {point['label']}: median req/s, min-max error bars, rank"
+    spectrum = f"{_latency_name(point).capitalize()} spectrum, {point['label']} (p50 .. p99.99, log scale)"
+    return [_card(title, _point_bars(point, colors)), _card(spectrum, _spectrum(point, colors))]
+
+
+def _timeline_cards(point: dict, colors: dict) -> list[str]:
+    if point["profile"] != "burst" or not any(r["timeline"] for r in point["results"]):
+        return []
+    cards = [_card(f"Timeline, {point['label']}: requests per second", _timeline(point, colors, "requests"))]
+    if any(s.get("p99_us") for r in point["results"] if r["timeline"] for s in r["timeline"]):
+        cards.append(_card(f"Timeline, {point['label']}: p99 per second", _timeline(point, colors, "p99_us")))
+    return cards
 
 
 def _workload(workload: dict, colors: dict) -> str:
-    cards = []
-    for point in workload["points"]:
-        cards.append(_card(f"Throughput, {point['label']}: median req/s, min-max error bars, rank",
-                           _rps_bars(point, colors)))
-        cards.append(_card(f"Latency spectrum, {point['label']} (p50 .. p99.99, log scale)", _spectrum(point, colors)))
+    cards = [card for point in workload["points"] for card in _point_cards(point, colors)]
     for sweep in sweeps(workload):
-        cards.append(_card(f"req/s against {sweep['axis']} ({sweep['profile']})", _sweep(workload, sweep, colors, "rps")))
-        cards.append(_card(f"p99 against {sweep['axis']} ({sweep['profile']})", _sweep(workload, sweep, colors, "p99")))
+        cards.append(_card(f"req/s against {sweep['axis']} ({sweep['profile']})", _sweep(sweep, colors, "rps")))
+        cards.append(_card(f"p99 against {sweep['axis']} ({sweep['profile']})", _sweep(sweep, colors, "p99")))
     cards.append(_card("Server CPU % (100 = one CPU busy)",
                        _cost_bars(workload, colors, "server_cpu_percent", lambda v: f"{v:.0f} %", "server CPU %")))
-    cards.append(_card("Server peak RSS (MB, whole process tree)",
-                       _cost_bars(workload, colors, "server_rss_peak_mb", lambda v: f"{v:,.0f} MB", "RSS MB")))
+    cards.append(_memory_card(workload, colors))
     cards.append(_card("Requests per server CPU-second (more is cheaper)",
                        _cost_bars(workload, colors, "requests_per_cpu_second", fmt.count, "requests per CPU-second")))
-    for point in workload["points"]:
-        if point["profile"] == "burst" and any(r["timeline"] for r in point["results"]):
-            cards.append(_card(f"Timeline, {point['label']}: requests per second", _timeline(point, colors, "requests")))
-            if any(s.get("p99_us") for r in point["results"] if r["timeline"] for s in r["timeline"]):
-                cards.append(_card(f"Timeline, {point['label']}: p99 per second", _timeline(point, colors, "p99_us")))
+    cards += [card for point in workload["points"] for card in _timeline_cards(point, colors)]
     lines = "".join(f"<li>{escape(line)}</li>" for line in fmt.sustainable_lines(workload))
     capacity = _card("Sustainable throughput (highest open-loop rate with p99 under the SLO)",
                      f"<ul>{lines}</ul>") if lines else ""

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from . import fmt
+from . import fmt, tables
 
 
-def _table(header: tuple[str, ...], rows: list[tuple[str, ...]], left: set[int]) -> list[str]:
+def _table(header: tuple[str, ...], rows: list[tuple[str, ...]], left: set[int] | frozenset[int]) -> list[str]:
     def cell(text: str) -> str:
         return text.replace("|", "\\|")
     align = [":--" if i in left else "--:" for i in range(len(header))]
@@ -27,8 +27,10 @@ def _header(run: dict) -> list[str]:
         f"after {settings.get('warmup')} s warm-up; load points {', '.join(run['load_points'])}",
         f"- **Tools**: {tools}", "",
         "Reproduce with:", "", "```sh", run["command"], "```", "",
-        "Ranks: frameworks whose 95 % intervals of the median req/s overlap share a rank (`=2nd`). "
-        "With 3 or 5 trials that interval is the min-max range.", "",
+        "Ranks: frameworks whose intervals overlap share a rank (`=2nd`); under each table it says which "
+        "interval it is (a 95 % interval of the median needs 6 or more trials; with fewer it is the min-max "
+        "range). Only rows inside the contract without errors, client-bound, below-rate or no-responses are "
+        "ranked; the baseline is the ceiling, not a contestant.", "",
     ]
 
 
@@ -38,10 +40,16 @@ def _frameworks(run: dict) -> list[str]:
     return ["## Frameworks", "", *_table(("id", "name", "language", "version", "server"), rows, {0, 1, 2, 3, 4}), ""]
 
 
+def _block(found: tables.Table) -> list[str]:
+    return [f"**{found.title}**", "", *_table(found.header, found.rows, found.left), "",
+            *(f"- {note}" for note in found.notes), *([""] if found.notes else [])]
+
+
 def _workload(workload: dict) -> list[str]:
     out = [f"## {workload['workload']}", ""]
-    rows = [fmt.main_row(point, result) for point in workload["points"] for result in point["results"]]
-    out += [*_table(fmt.MAIN_HEADER, rows, {0, 1, 2, 12}), "", f"_{fmt.latency_note(workload)}_", ""]
+    for found in tables.main_tables(workload):
+        out += _block(found)
+    out += [f"_{fmt.latency_note(workload)}_", ""]
     if workload.get("sustainable"):
         out += ["Sustainable throughput (the highest open-loop rate whose p99 met the SLO):", "",
                 *(f"- {line}" for line in fmt.sustainable_lines(workload)), ""]
@@ -49,8 +57,10 @@ def _workload(workload: dict) -> list[str]:
     rows = [(r["framework"], point["label"], *(fmt.ms(r["latency_us"][k]) for k in fmt.PERCENTILE_NAMES),
              fmt.ms(r["latency_us"]["max"]), fmt.percent(r["database_cpu_percent"]), fmt.ratio(r["rps_per_mb"]))
             for point in workload["points"] for r in point["results"]]
-    out += ["Latency (ms) and cost:", "", *_table(header, rows, {0, 1}), ""]
-    return out
+    out += ["Latency (ms; closed-loop latency at closed-loop and burst points, counted from the intended send at "
+            "open-loop points) and cost:", "", *_table(header, rows, {0, 1}), ""]
+    extras = tables.extras(workload)
+    return out + (_block(extras) if extras else [])
 
 
 def render(summary: dict) -> str:

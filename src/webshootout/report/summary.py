@@ -1,22 +1,24 @@
 """Turns a run's meta.json and result lines into one summary: the numbers every report shows.
 
 The terminal table, markdown, HTML and summary.json all render this structure, so they cannot disagree.
-Per workload x load point x framework: median req/s over trials with min-max, CV and a bootstrap 95 %
-interval, a tie-aware rank, latency percentiles merged from histograms when every trial kept one,
-server cost and flags. Results that were never measured are listed with their reason.
+Per workload x load point x framework one row (report/result.py), with its standing: ranked with ties
+among the contract's contestants, the baseline (the ceiling), flagged (never ranked) or outside the
+contract (shown apart). Results that were never measured are listed with their reason.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 
-from .. import profiles, stats
+from .. import profiles
+from . import result, stats
 
-SCHEMA = 1
-NOISY_CV = 0.05
-PERCENTILES = (("p50", 50.0), ("p75", 75.0), ("p90", 90.0), ("p99", 99.0), ("p99_9", 99.9), ("p99_99", 99.99))
+SCHEMA = 2
 LOG_TAIL_CHARS = 2000
+BASELINE_KIND = "baseline"  # a manifest's kind for a stack that is the ceiling, not a contestant
+STANDINGS = ("ranked", "baseline", "flagged", "outside_contract")  # the order rows are shown in
 
 
 def point_of(line: dict) -> dict:
@@ -48,87 +50,28 @@ def _point_sort_key(point: dict) -> tuple:
             point["connections"], point["label"])
 
 
-def _latency(trials: list[dict]) -> dict:
-    """Merged histogram percentiles when every trial has a histogram; otherwise the median trial's own."""
-    if all(t.get("latency_histogram") for t in trials):
-        buckets = stats.merge_histograms([t["latency_histogram"] for t in trials])
-        values = {key: stats.histogram_percentile(buckets, q) for key, q in PERCENTILES}
-        values.update(max=buckets[-1][0], mean=round(stats.histogram_mean(buckets), 1))
-        return {**values, "source": f"merged histograms of {len(trials)} trials", "merged": True}
-    middle = _median_trial(trials)
-    values = {key: middle["latency_us"].get(key) for key, _ in PERCENTILES}
-    values.update(max=middle["latency_us"].get("max"), mean=middle["latency_us"].get("mean"))
-    # Percentiles of different trials cannot be averaged; say which single trial these come from.
-    why = f"{middle['driver']} keeps no histogram" if len(trials) > 1 else "one trial"
-    return {**values, "source": f"trial {middle['trial']} (median req/s; {why}, not merged)", "merged": False}
+def _standing(row: dict, kinds: dict[str, str]) -> str:
+    if row["outside_contract"]:
+        return "outside_contract"
+    if kinds.get(row["framework"]) == BASELINE_KIND:
+        return "baseline"
+    unrankable = set(row["flags"]) & set(result.DISQUALIFYING) or row["ranking"]["value"] is None
+    return "flagged" if unrankable else "ranked"
 
 
-def _median_trial(trials: list[dict]) -> dict:
-    """The trial at the median req/s (the lower middle one for an even count)."""
-    ordered = sorted(trials, key=lambda t: (t["rps"], t["trial"]))
-    return ordered[(len(ordered) - 1) // 2]
-
-
-def _flags(trials: list[dict], rps: list[float]) -> list[str]:
-    flags = {flag for t in trials for flag in t.get("flags", [])}
-    if stats.cv(rps) > NOISY_CV:
-        flags.add("noisy")
-    if any(sum(t["errors"].values()) for t in trials):
-        flags.add("errors")
-    if any(t.get("target_rate") and (t.get("achieved_rate") or 0) < profiles.BELOW_RATE * t["target_rate"] for t in trials):
-        flags.add("below-rate")
-    if any("cookieless" in note for t in trials for note in t.get("notes", [])):
-        flags.add("cookieless")
-    return sorted(flags)
-
-
-def _median_of(trials: list[dict], key: str) -> float | None:
-    values = [t[key] for t in trials if t.get(key) is not None]
-    return round(stats.median(values), 1) if values else None
-
-
-def _efficiency(trials: list[dict], per) -> float | None:
-    values = [v for v in (per(t) for t in trials) if v is not None]
-    return round(stats.median(values), 1) if values else None
-
-
-def _result(trials: list[dict]) -> dict:
-    trials = sorted(trials, key=lambda t: t["trial"])
-    rps = [t["rps"] for t in trials]
-    low, high = stats.bootstrap_ci(rps)
-    errors: dict[str, int] = defaultdict(int)
-    for t in trials:
-        for kind, count in t["errors"].items():
-            errors[kind] += count
-    first = trials[0]
-    result = {
-        "framework": first["framework"], "display": first.get("display", first["framework"]),
-        "language": first.get("language"), "driver": first["driver"], "trials": len(trials),
-        "rps": {"median": round(stats.median(rps), 1), "min": round(min(rps), 1), "max": round(max(rps), 1),
-                "cv": round(stats.cv(rps), 4), "ci95": [round(low, 1), round(high, 1)],
-                "per_trial": [round(v, 1) for v in rps]},
-        "latency_us": _latency(trials),
-        "server_cpu_percent": _median_of(trials, "server_cpu_percent"),
-        "database_cpu_percent": _median_of(trials, "database_cpu_percent"),
-        "client_cpu_percent": _median_of(trials, "client_cpu_percent"),
-        "server_rss_peak_mb": max(t["server_rss_peak_mb"] for t in trials),
-        "requests_per_cpu_second": _efficiency(
-            trials, lambda t: stats.per_cpu_second(t["rps"], t["server_cpu_percent"])),
-        "rps_per_mb": _efficiency(trials, lambda t: stats.per_mb(t["rps"], t["server_rss_peak_mb"])),
-        "requests": sum(t["requests"] for t in trials),
-        "errors": sum(errors.values()), "errors_by_kind": {k: v for k, v in sorted(errors.items()) if v},
-        "flags": _flags(trials, rps),
-        "target_rate": first.get("target_rate"),
-        "achieved_rate": _median_of(trials, "achieved_rate"),
-        "timeline": _median_trial(trials).get("timeline"),
-    }
-    return result
-
-
-def _rank(results: list[dict]) -> list[dict]:
-    ranked = stats.rank_with_ties([(r["framework"], r["rps"]["median"], *r["rps"]["ci95"]) for r in results])
-    by_name = {r["framework"]: r for r in results}
-    return [{**by_name[r.name], "rank": r.rank, "rank_label": r.label} for r in ranked]
+def _rank(rows: list[dict], kinds: dict[str, str]) -> list[dict]:
+    """Ranks the contract's unflagged contestants on their ranking metric; the other rows follow in the
+    order of STANDINGS, unranked."""
+    rows = [{**row, "standing": _standing(row, kinds), "rank": None, "rank_label": None} for row in rows]
+    ranked = [row for row in rows if row["standing"] == "ranked"]
+    higher = all(row["ranking"]["metric"] == "rps" for row in rows)  # one metric per point: its profile's
+    order = stats.rank_with_ties([(r["framework"], r["ranking"]["value"], r["ranking"]["low"], r["ranking"]["high"])
+                                  for r in ranked], higher_is_better=higher)
+    by_name = {r["framework"]: r for r in ranked}
+    out = [{**by_name[r.name], "rank": r.rank, "rank_label": r.label} for r in order]
+    rest = sorted((row for row in rows if row["standing"] != "ranked"),
+                  key=lambda row: (STANDINGS.index(row["standing"]), -row["rps"]["median"], row["framework"]))
+    return out + rest
 
 
 def _not_measured(lines: list[dict]) -> list[dict]:
@@ -144,18 +87,34 @@ def _not_measured(lines: list[dict]) -> list[dict]:
     return out
 
 
+def short_version(text: str) -> str:
+    """A tool's version from its banner: "This is ApacheBench, Version 2.3 <$Revision$>" -> "2.3",
+    "wrk debian/4.1.0-3+b2 [epoll] Copyright ..." -> "4.1.0"; a text without one ("not found") as it is."""
+    found = re.search(r"\d+(?:\.\d+)+", text)
+    return found.group() if found else text
+
+
 def _run_header(meta: dict) -> dict:
     settings = meta.get("settings", {})
     return {
         "created": meta.get("created"), "command": meta.get("command"), "git_commit": meta.get("git_commit"),
         "webshootout": meta.get("webshootout"), "machine": meta.get("machine", {}),
-        "pinning": meta.get("pinning", {}), "tools": meta.get("tools", {}),
+        "pinning": meta.get("pinning", {}),
+        "tools": {name: short_version(text) for name, text in meta.get("tools", {}).items()},
         "settings": {k: settings.get(k) for k in ("driver", "duration", "warmup", "trials")},
         "frameworks": meta.get("frameworks", {}),
     }
 
 
+def _keepalive(lines: list[dict]) -> dict[tuple[str, str], dict]:
+    """What verification measured of keep-alive, per (framework, workload), where it did."""
+    return {(line["framework"], line["workload"]): line["keepalive"] for line in lines
+            if line["kind"] == "verification" and line.get("keepalive")}
+
+
 def summarize(meta: dict, lines: list[dict]) -> dict:
+    kinds = {fid: f.get("kind") for fid, f in meta.get("frameworks", {}).items()}
+    keepalive = _keepalive(lines)
     groups: dict[str, dict[str, dict[str, list[dict]]]] = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
     points: dict[str, dict] = {}
     for line in lines:
@@ -172,7 +131,9 @@ def summarize(meta: dict, lines: list[dict]) -> dict:
         several_parts = len({points[k]["part"] for k in ordered}) > 1
         entry = {"workload": workload, "points": [
             {**points[k], "label": f"{points[k]['part']}: {points[k]['label']}" if several_parts
-             else points[k]["label"], "results": _rank([_result(trials) for trials in by_point[k].values()])}
+             else points[k]["label"],
+             "results": _rank([result.build(trials, points[k]["profile"], keepalive.get((name, workload)))
+                               for name, trials in by_point[k].items()], kinds)}
             for k in ordered]}
         entry["sustainable"] = sustainable(entry, {p["label"]: by_point[k] for p, k in zip(entry["points"], ordered)})
         workloads.append(entry)
@@ -191,9 +152,9 @@ def sustainable(workload: dict, trials_by_label: dict[str, dict[str, list[dict]]
         for framework in frameworks:
             pairs, slo = [], profiles.SLO_P99_MS
             for point in sweep["points"]:
-                for result in point["results"]:
-                    if result["framework"] == framework:
-                        pairs.append((result["achieved_rate"] or point["rate"], result["latency_us"]["p99"]))
+                for row in point["results"]:
+                    if row["framework"] == framework:
+                        pairs.append((row["achieved_rate"] or point["rate"], row["latency_us"]["p99"]))
                 slo = next((t["slo_p99_ms"] for t in trials_by_label[point["label"]].get(framework, [])
                             if t.get("slo_p99_ms")), slo)
             found.append({"framework": framework, "series": sweep["name"], "slo_p99_ms": slo,

@@ -7,6 +7,7 @@ Every mark carries data-* attributes and a <title> (the browser's tooltip), whic
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
 
@@ -14,6 +15,41 @@ PALETTE = ("#2563eb", "#ea580c", "#16a34a", "#9333ea", "#dc2626", "#0891b2", "#c
            "#65a30d")
 WIDTH = 620
 FONT = 'font-family="system-ui, sans-serif" font-size="12"'
+# Widths in px of characters at 12 px, on the generous side of common sans-serif fonts, so a label
+# measured to fit does fit; the browser test checks real widths.
+_NARROW, _WIDE, _CAPITAL, _OTHER = 4.0, 10.5, 8.5, 7.0
+MAX_LABEL_W = 230
+
+
+def text_width(text: str) -> float:
+    """An upper estimate of the rendered width of `text` in the charts' font."""
+    def width(ch: str) -> float:
+        if ch in "il.,:;|!'()[] fjt":
+            return _NARROW
+        if ch in "mwMW@%":
+            return _WIDE
+        return _CAPITAL if ch.isupper() else _OTHER
+    return sum(width(ch) for ch in text)
+
+
+def fit(text: str, width: float) -> str:
+    """`text` if it fits in `width` px, else its longest start that does, cut after a whole word where
+    there is one, with an ellipsis: a label keeps its beginning (the rank, the name) and is never cut
+    mid-word at the left."""
+    if text_width(text) <= width:
+        return text
+    words = text.split(" ")
+    kept = ""
+    for word in words:
+        candidate = f"{kept} {word}" if kept else word
+        if text_width(candidate + "…") > width:
+            break
+        kept = candidate
+    if not kept:  # a first word longer than the room: cut it, still from its start
+        kept = words[0]
+        while kept and text_width(kept + "…") > width:
+            kept = kept[:-1]
+    return kept + "…"
 
 
 @dataclass(frozen=True)
@@ -28,10 +64,27 @@ class Bar:
 
 
 @dataclass(frozen=True)
+class Ceiling:
+    """A dashed line across the bars at a baseline's value: what the contestants are measured against."""
+    label: str
+    value: float
+
+
+@dataclass(frozen=True)
 class Series:
     name: str
     color: str
     points: list[tuple[float, float]]  # (x, y) in data units
+
+
+@dataclass(frozen=True)
+class Axes:
+    x_ticks: list[tuple[float, str]]  # (data value, label) pairs; they fix the x range
+    y_fmt: Callable[[float], str]
+    x_label: str = ""
+    y_label: str = ""
+    x_log: bool = False
+    y_log: bool = False
 
 
 def _num(value: float) -> str:
@@ -53,11 +106,17 @@ def nice_axis(value: float) -> tuple[float, float]:
     return step * math.ceil(value / step - 1e-9), step
 
 
-def bars(title: str, items: list[Bar], fmt) -> str:
-    """Horizontal bars from zero, longest scale = the largest value or error-bar end."""
-    label_w, text_w, row_h, top = 150, 90, 26, 8
-    plot_w = WIDTH - label_w - text_w
-    scale_max, step = nice_axis(max([b.high or b.value for b in items] + [b.value for b in items] or [1]))
+def bars(title: str, items: list[Bar], fmt, ceiling: Ceiling | None = None) -> str:
+    """Horizontal bars from zero, longest scale = the largest value, error-bar end or ceiling. Labels get
+    the room the longest needs (up to MAX_LABEL_W; longer ones are shortened by `fit`), values theirs."""
+    row_h = 26
+    top = 24 if ceiling else 8
+    label_w = min(MAX_LABEL_W, max([text_width(b.label) for b in items] + [60]) + 16)
+    text_w = max([text_width(b.text or fmt(b.value)) for b in items] + [60]) + 16
+    width = max(WIDTH, round(label_w + text_w + 240))
+    plot_w = width - label_w - text_w
+    ends = [b.high or b.value for b in items] + [b.value for b in items] + ([ceiling.value] if ceiling else [])
+    scale_max, step = nice_axis(max(ends or [1]))
 
     def x(v: float) -> float:
         return label_w + plot_w * v / scale_max
@@ -68,10 +127,11 @@ def bars(title: str, items: list[Bar], fmt) -> str:
         mid = y + row_h / 2
         tip = f"{bar.label}: {fmt(bar.value)}" + (f" (min-max {fmt(bar.low)}-{fmt(bar.high)})"
                                                   if bar.low is not None else "")
-        body.append(f'<text x="{label_w - 8}" y="{_num(mid + 4)}" text-anchor="end">{escape(bar.label)}</text>')
+        body.append(f'<text class="label" x="{_num(label_w - 8)}" y="{_num(mid + 4)}" text-anchor="end">'
+                    f'{escape(fit(bar.label, label_w - 12))}<title>{escape(bar.label)}</title></text>')
         body.append(f'<rect class="bar" data-framework="{escape(bar.key)}" data-value="{bar.value:g}" '
-                    f'x="{label_w}" y="{_num(y + 4)}" width="{_num(x(bar.value) - label_w)}" height="{row_h - 8}" '
-                    f'fill="{bar.color}" rx="2"><title>{escape(tip)}</title></rect>')
+                    f'x="{_num(label_w)}" y="{_num(y + 4)}" width="{_num(x(bar.value) - label_w)}" '
+                    f'height="{row_h - 8}" fill="{bar.color}" rx="2"><title>{escape(tip)}</title></rect>')
         if bar.low is not None and bar.high is not None:
             x0, x1 = _num(x(bar.low)), _num(x(bar.high))
             body.append(f'<g class="errorbar" stroke="#111" stroke-width="1.4">'
@@ -90,7 +150,17 @@ def bars(title: str, items: list[Bar], fmt) -> str:
     # Grid lines first so bars draw over them.
     grid = [b for b in body if b.startswith("<line")]
     marks = [b for b in body if not b.startswith("<line")]
-    return _svg(WIDTH, axis_y + 22, title, grid + marks)
+    return _svg(width, axis_y + 22, title, grid + marks + ([_ceiling(ceiling, x(ceiling.value), top, axis_y, fmt)]
+                                                            if ceiling else []))
+
+
+def _ceiling(ceiling: Ceiling, at: float, top: float, bottom: float, fmt) -> str:
+    text = f"ceiling: {ceiling.label} {fmt(ceiling.value)}"
+    label = fit(text, at - 4)  # right-aligned at the line, so it has the room left of it
+    return (f'<g class="ceiling" data-value="{ceiling.value:g}"><line x1="{_num(at)}" x2="{_num(at)}" y1="{top - 6}" '
+            f'y2="{bottom}" stroke="#111827" stroke-width="1.2" stroke-dasharray="4 3"/>'
+            f'<text x="{_num(at - 4)}" y="{top - 10}" text-anchor="end" fill="#374151">{escape(label)}'
+            f"<title>{escape(text)}</title></text></g>")
 
 
 def _log_ticks(low: float, high: float) -> list[float]:
@@ -105,9 +175,9 @@ def _log_ticks(low: float, high: float) -> list[float]:
     return ticks
 
 
-def lines(title: str, series: list[Series], x_ticks: list[tuple[float, str]], y_fmt, *, x_log: bool = False,
-          y_log: bool = False, x_label: str = "", y_label: str = "") -> str:
-    """A line chart with markers; x_ticks are (data value, label) pairs and fix the x range."""
+def lines(title: str, series: list[Series], axes: Axes) -> str:
+    """A line chart with markers and a legend at the right."""
+    x_ticks, y_fmt, x_log, y_log = axes.x_ticks, axes.y_fmt, axes.x_log, axes.y_log
     left, right, top, bottom, height = 84, 130, 10, 40, 300
     plot_w, plot_h = WIDTH - left - right, height - top - bottom
     ys = [y for s in series for _, y in s.points if y is not None and (y > 0 or not y_log)]
@@ -143,9 +213,9 @@ def lines(title: str, series: list[Series], x_ticks: list[tuple[float, str]], y_
         body.append(f'<line x1="{_num(px(v))}" x2="{_num(px(v))}" y1="{top}" y2="{top + plot_h}" stroke="#f1f5f9"/>'
                     f'<text x="{_num(px(v))}" y="{top + plot_h + 16}" text-anchor="middle" fill="#6b7280">'
                     f'{escape(label)}</text>')
-    body.append(f'<text x="{left + plot_w / 2}" y="{height - 4}" text-anchor="middle">{escape(x_label)}</text>')
+    body.append(f'<text x="{left + plot_w / 2}" y="{height - 4}" text-anchor="middle">{escape(axes.x_label)}</text>')
     body.append(f'<text transform="translate(14 {top + plot_h / 2}) rotate(-90)" text-anchor="middle">'
-                f'{escape(y_label)}</text>')
+                f'{escape(axes.y_label)}</text>')
     for i, s in enumerate(series):
         pts = [(x, y) for x, y in s.points if y is not None and (y > 0 or not y_log)]
         path = " ".join(f"{_num(px(x))},{_num(py(y))}" for x, y in pts)
@@ -157,5 +227,6 @@ def lines(title: str, series: list[Series], x_ticks: list[tuple[float, str]], y_
         body.append("</g>")
         legend_y = top + 12 + i * 18
         body.append(f'<rect x="{WIDTH - right + 12}" y="{legend_y - 9}" width="12" height="12" fill="{s.color}"/>'
-                    f'<text x="{WIDTH - right + 30}" y="{legend_y + 1}">{escape(s.name)}</text>')
+                    f'<text class="label" x="{WIDTH - right + 30}" y="{legend_y + 1}">{escape(fit(s.name, right - 34))}'
+                    f'<title>{escape(s.name)}</title></text>')
     return _svg(WIDTH, height, title, body)

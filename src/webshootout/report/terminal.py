@@ -1,13 +1,11 @@
-"""The terminal table: one per workload, a row per framework and load point, ranked with ties."""
+"""The terminal report: per workload its tables, ranked rows first, then what is not ranked and why."""
 
 from __future__ import annotations
 
-from . import fmt
-
-LEFT = {0, 1, 2, 12}  # text columns; numbers align right
+from . import fmt, tables
 
 
-def table(header: tuple[str, ...], rows: list[tuple[str, ...]], left: set[int]) -> str:
+def table(header: tuple[str, ...], rows: list[tuple[str, ...]], left: set[int] | frozenset[int]) -> str:
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     lines = []
     for row in [header, *rows]:
@@ -16,12 +14,17 @@ def table(header: tuple[str, ...], rows: list[tuple[str, ...]], left: set[int]) 
     return "\n".join(lines)
 
 
+def _block(found: tables.Table) -> str:
+    notes = "".join(f"\n  {note}" for note in found.notes)
+    return f"-- {found.title}\n{table(found.header, found.rows, found.left)}{notes}"
+
+
 def render(summary: dict) -> str:
     out = []
     for workload in summary["workloads"]:
-        rows = [fmt.main_row(point, result) for point in workload["points"] for result in point["results"]]
-        out.append(f"\n== {workload['workload']} ==\n{table(fmt.MAIN_HEADER, rows, LEFT)}\n"
-                   f"{fmt.latency_note(workload)}")
+        blocks = [*tables.main_tables(workload), *filter(None, [tables.extras(workload)])]
+        out.append(f"\n== {workload['workload']} ==\n" + "\n".join(_block(b) for b in blocks)
+                   + f"\n{fmt.latency_note(workload)}")
         out.extend(f"sustainable throughput: {line}" for line in fmt.sustainable_lines(workload))
     if summary["not_measured"]:
         out.append("\n== not measured ==")

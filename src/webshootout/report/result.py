@@ -1,0 +1,136 @@
+"""One framework at one load point: the numbers of its trials folded into the row every report shows.
+
+Centre and interval of req/s (and of p99 for open-loop points, which are compared by latency), latency
+percentiles merged from histograms when every trial kept one, server cost, flags, and the optional
+facts newer result lines carry (connect time, all responses, warm-up curve, memory method, keep-alive).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import asdict
+
+from .. import profiles
+from . import stats
+
+NOISY_CV = 0.05
+PERCENTILES = (("p50", 50.0), ("p75", 75.0), ("p90", 90.0), ("p99", 99.0), ("p99_9", 99.9), ("p99_99", 99.99))
+# A row with one of these says more about the measurement than the framework: it is never ranked.
+DISQUALIFYING = ("errors", "client-bound", "below-rate", "no-responses")
+
+
+def _latency(trials: list[dict]) -> dict:
+    """Merged histogram percentiles when every trial has a histogram; otherwise the median trial's own."""
+    if all(t.get("latency_histogram") for t in trials):
+        buckets = stats.merge_histograms([t["latency_histogram"] for t in trials])
+        values = {key: stats.histogram_percentile(buckets, q) for key, q in PERCENTILES}
+        values.update(max=buckets[-1][0], mean=round(stats.histogram_mean(buckets), 1))
+        return {**values, "source": f"merged histograms of {len(trials)} trials", "merged": True}
+    middle = _median_trial(trials)
+    values = {key: middle["latency_us"].get(key) for key, _ in PERCENTILES}
+    values.update(max=middle["latency_us"].get("max"), mean=middle["latency_us"].get("mean"))
+    # Percentiles of different trials cannot be averaged; say which single trial these come from.
+    why = f"{middle['driver']} keeps no histogram" if len(trials) > 1 else "one trial"
+    return {**values, "source": f"trial {middle['trial']} (median req/s; {why}, not merged)", "merged": False}
+
+
+def _median_trial(trials: list[dict]) -> dict:
+    """The trial at the median req/s (the lower middle one for an even count)."""
+    ordered = sorted(trials, key=lambda t: (t["rps"], t["trial"]))
+    return ordered[(len(ordered) - 1) // 2]
+
+
+def _flags(trials: list[dict], rps: list[float], keepalive: dict | None) -> list[str]:
+    flags = {flag for t in trials for flag in t.get("flags", [])}
+    if stats.cv(rps) > NOISY_CV:
+        flags.add("noisy")
+    if any(sum(t["errors"].values()) for t in trials):
+        flags.add("errors")
+    if any(t.get("target_rate") and (t.get("achieved_rate") or 0) < profiles.BELOW_RATE * t["target_rate"] for t in trials):
+        flags.add("below-rate")
+    if any(t["requests"] == 0 for t in trials):
+        flags.add("no-responses")
+    if any("cookieless" in note for t in trials for note in t.get("notes", [])):
+        flags.add("cookieless")
+    if keepalive and keepalive["connections"] > 1:
+        flags.add("closes-connections")
+    return sorted(flags)
+
+
+def _median_of(trials: list[dict], key: str) -> float | None:
+    values = [t[key] for t in trials if t.get(key) is not None]
+    return round(stats.median(values), 1) if values else None
+
+
+def _efficiency(trials: list[dict], per) -> float | None:
+    values = [v for v in (per(t) for t in trials) if v is not None]
+    return round(stats.median(values), 1) if values else None
+
+
+def _interval_of(values: list[float]) -> dict:
+    found = stats.median_interval(values)
+    return {**asdict(found), "low": round(found.low, 1), "high": round(found.high, 1),
+            "coverage": round(found.coverage, 4)}
+
+
+def _ranking(trials: list[dict], rps: list[float], profile: str) -> dict:
+    """What the row is ranked on: median req/s, or for an open-loop point (every stack that keeps up sits
+    at the target rate) the median over trials of p99 at the achieved rate; None without any p99."""
+    if profile != "open":
+        return {"metric": "rps", "value": round(stats.median(rps), 1), **_interval_of(rps)}
+    p99 = [t["latency_us"]["p99"] for t in trials if t["latency_us"].get("p99") is not None]
+    if not p99:
+        return {"metric": "p99_us", "value": None, "low": None, "high": None, "kind": None, "coverage": None}
+    return {"metric": "p99_us", "value": round(stats.median(p99), 1), **_interval_of(p99)}
+
+
+def _errors(trials: list[dict]) -> dict[str, int]:
+    errors: dict[str, int] = defaultdict(int)
+    for t in trials:
+        for kind, count in t["errors"].items():
+            errors[kind] += count
+    return {k: v for k, v in sorted(errors.items()) if v}
+
+
+def _optional(trials: list[dict]) -> dict:
+    """Facts only newer result lines carry: None when no trial has them."""
+    middle = _median_trial(trials)
+    totals = [t.get("responses_total") for t in trials]
+    methods = sorted({t["server_memory_method"] for t in trials if t.get("server_memory_method")})
+    connects = [t["connect_s"] for t in trials if t.get("connect_s") is not None]
+    return {"connect_s": round(stats.median(connects), 3) if connects else None,
+            "responses_total": sum(totals) if None not in totals else None,
+            "memory_method": ", ".join(methods) or None,
+            "warmup_s": middle.get("warmup_s"), "warmup_curve": middle.get("warmup_curve")}
+
+
+def build(trials: list[dict], profile: str, keepalive: dict | None) -> dict:
+    """The row of one framework at one load point; `keepalive` is what its verification measured."""
+    trials = sorted(trials, key=lambda t: t["trial"])
+    rps = [t["rps"] for t in trials]
+    errors = _errors(trials)
+    first = trials[0]
+    return {
+        "framework": first["framework"], "display": first.get("display", first["framework"]),
+        "language": first.get("language"), "driver": first["driver"], "trials": len(trials),
+        "outside_contract": first.get("outside_contract"),
+        "rps": {"median": round(stats.median(rps), 1), "min": round(min(rps), 1), "max": round(max(rps), 1),
+                "cv": round(stats.cv(rps), 4),
+                "per_trial": [round(v, 1) for v in rps]},
+        "ranking": _ranking(trials, rps, profile),
+        "latency_us": _latency(trials),
+        "server_cpu_percent": _median_of(trials, "server_cpu_percent"),
+        "database_cpu_percent": _median_of(trials, "database_cpu_percent"),
+        "client_cpu_percent": _median_of(trials, "client_cpu_percent"),
+        "server_rss_peak_mb": max(t["server_rss_peak_mb"] for t in trials),
+        "requests_per_cpu_second": _efficiency(
+            trials, lambda t: stats.per_cpu_second(t["rps"], t["server_cpu_percent"])),
+        "rps_per_mb": _efficiency(trials, lambda t: stats.per_mb(t["rps"], t["server_rss_peak_mb"])),
+        "requests": sum(t["requests"] for t in trials),
+        "errors": sum(errors.values()), "errors_by_kind": errors,
+        "flags": _flags(trials, rps, keepalive), "keepalive": keepalive,
+        "target_rate": first.get("target_rate"),
+        "achieved_rate": _median_of(trials, "achieved_rate"),
+        "timeline": _median_trial(trials).get("timeline"),
+        **_optional(trials),
+    }

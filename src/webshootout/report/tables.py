@@ -1,0 +1,146 @@
+"""The tables of a workload as text cells, shared by the terminal, markdown and HTML reports.
+
+Closed-loop points (and bursts) are ranked on median req/s, open-loop points on p99 at the achieved
+rate, so each kind gets its own table. Ranked rows come first; the ceiling (baseline), flagged rows and
+rows outside the contract follow unranked, each spelled out in the notes under the table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import fmt
+from .result import DISQUALIFYING
+from .summary import STANDINGS
+
+STANDING_CELL = {"baseline": "ceiling", "flagged": "flagged", "outside_contract": "apart"}
+CLOSED_TITLE = ("closed loop, ranked by median req/s; p50 and p99 are closed-loop latency (each connection "
+                "waits for its answer, so the queueing an open loop shows is not in them)")
+OPEN_TITLE = ("open loop, compared by p99 latency at the achieved rate, lower is better (every stack that "
+              "keeps up serves the target rate, so req/s cannot tell them apart)")
+
+
+@dataclass(frozen=True)
+class Table:
+    title: str
+    header: tuple[str, ...]
+    left: frozenset[int]  # text columns; the others are numbers and align right
+    rows: list[tuple[str, ...]]
+    notes: list[str]
+
+
+def _interval_header(results: list[dict]) -> str:
+    kinds = {r["ranking"]["kind"] for r in results if r["ranking"]["kind"]}
+    return {frozenset({"ci"}): "95% CI", frozenset({"range"}): "min-max"}.get(frozenset(kinds), "interval")
+
+
+def interval_notes(results: list[dict]) -> list[str]:
+    """What the interval column is, for each trial count in the table, and how ties follow from it."""
+    notes = []
+    for trials, kind, coverage in sorted({(r["trials"], r["ranking"]["kind"], r["ranking"]["coverage"])
+                                          for r in results if r["ranking"]["kind"]}):
+        if kind == "ci":
+            notes.append(f"95% CI ({trials} trials): the order-statistic (distribution-free) interval of the "
+                         f"median, which holds it with probability {100 * coverage:.1f} %")
+        elif trials == 1:
+            notes.append("1 trial: no interval; rows tie only on equal values")
+        else:
+            notes.append(f"min-max ({trials} trials): the range of the trials, not a 95 % interval: it holds "
+                         f"the median only {100 * coverage:.0f} % of the time (6 or more trials give one)")
+    return notes + ["ranks marked = have overlapping intervals"] if notes else notes
+
+
+def _memory(results: list[dict]) -> tuple[str, list[str]]:
+    methods = sorted({r["memory_method"] for r in results if r["memory_method"]})
+    if not methods:
+        return "RSS MB", []
+    return "mem MB", [f"mem MB: peak server memory, measured as {', '.join(methods)}"]
+
+
+def _rank_cell(result: dict) -> str:
+    return result["rank_label"] or STANDING_CELL[result["standing"]]
+
+
+def _unranked_note(point: dict, result: dict) -> str:
+    where = f"{result['framework']} at {point['label']}"
+    if result["standing"] == "baseline":
+        return f"ceiling: {where} is the baseline the stacks are measured against, not a contestant"
+    if result["standing"] == "outside_contract":
+        return f"apart, outside the contract and not ranked: {where}: {result['outside_contract']}"
+    reasons = [fmt.flag_text(flag, result) for flag in result["flags"] if flag in DISQUALIFYING]
+    return f"flagged, not ranked: {where}: " + ("; ".join(reasons) or "no p99 was recorded")
+
+
+def _flag_notes(rows: list[tuple[dict, dict]]) -> list[str]:
+    """The informational flags (those that do not stop a row from being ranked), spelled out once each."""
+    texts = [(f"{r['framework']}: " if flag == "closes-connections" else "") + fmt.flag_text(flag, r)
+             for _, r in rows for flag in r["flags"] if flag not in DISQUALIFYING]
+    return list(dict.fromkeys(texts))
+
+
+def _closed_row(point: dict, r: dict) -> tuple[str, ...]:
+    ranking, lat = r["ranking"], r["latency_us"]
+    return (_rank_cell(r), r["framework"], point["label"], fmt.count(r["rps"]["median"]),
+            fmt.span(ranking["low"], ranking["high"]), fmt.cv(r["rps"]["cv"]), fmt.ms(lat["p50"]), fmt.ms(lat["p99"]),
+            fmt.count(r["errors"]), fmt.percent(r["server_cpu_percent"]), fmt.count(r["server_rss_peak_mb"]),
+            fmt.count(r["requests_per_cpu_second"]), ",".join(r["flags"]))
+
+
+def _open_row(point: dict, r: dict) -> tuple[str, ...]:
+    ranking = r["ranking"]
+    interval = "-" if ranking["low"] is None else f"{fmt.ms(ranking['low'])}-{fmt.ms(ranking['high'])}"
+    return (_rank_cell(r), r["framework"], point["label"], fmt.count(r["target_rate"]), fmt.count(r["achieved_rate"]),
+            fmt.ms(ranking["value"]), interval, fmt.ms(r["latency_us"]["p50"]), fmt.count(r["errors"]),
+            fmt.percent(r["server_cpu_percent"]), fmt.count(r["server_rss_peak_mb"]), ",".join(r["flags"]))
+
+
+def _table(points: list[dict], is_open: bool) -> Table:
+    pairs = [(p, r) for p in points for r in p["results"]]
+    ranked = [(p, r) for p, r in pairs if r["standing"] == "ranked"]
+    rest = sorted(((p, r) for p, r in pairs if r["standing"] != "ranked"),
+                  key=lambda pair: STANDINGS.index(pair[1]["standing"]))
+    results = [r for _, r in pairs]
+    interval, memory = _interval_header([r for _, r in ranked] or results), _memory(results)
+    if is_open:
+        header = ("rank", "framework", "load", "target req/s", "achieved req/s", "p99 ms", f"p99 {interval}",
+                  "p50 ms", "errors", "CPU %", memory[0], "flags")
+        extra = ["p99 ms: the median over trials of each trial's p99; p50 from all trials"]
+    else:
+        header = ("rank", "framework", "load", "req/s", interval, "CV", "p50 ms", "p99 ms", "errors", "CPU %",
+                  memory[0], "req/CPU-s", "flags")
+        extra = []
+    make = _open_row if is_open else _closed_row
+    notes = [*interval_notes([r for _, r in ranked]), *extra, *memory[1], *_flag_notes(pairs),
+             *(_unranked_note(p, r) for p, r in rest)]
+    return Table(OPEN_TITLE if is_open else CLOSED_TITLE, header, frozenset({0, 1, 2, len(header) - 1}),
+                 [make(p, r) for p, r in ranked + rest], notes)
+
+
+def main_tables(workload: dict) -> list[Table]:
+    closed = [p for p in workload["points"] if p["profile"] != "open"]
+    opened = [p for p in workload["points"] if p["profile"] == "open"]
+    return [_table(points, is_open) for points, is_open in ((closed, False), (opened, True)) if points]
+
+
+def extras(workload: dict) -> Table | None:
+    """Connect time, every response and the warm-up, for rows whose result lines carry them."""
+    pairs = [(p, r) for p in workload["points"] for r in p["results"]]
+    columns = [(key, name) for key, name in (("connect_s", "connect s"), ("responses_total", "responses (all)"),
+                                             ("warmup_s", "warm-up s"), ("warmup_curve", "warm-up req/s"))
+               if any(r[key] is not None for _, r in pairs)]
+    if not columns:
+        return None
+
+    def cell(key: str, value) -> str:
+        if value is None:
+            return "-"
+        if key == "warmup_curve":
+            return f"{len(value)} s {fmt.sparkline(value)} {fmt.count(max(value, default=0))} max"
+        return fmt.count(value) if key == "responses_total" else f"{value:.3g}"
+
+    rows = [(r["framework"], p["label"], *(cell(key, r[key]) for key, _ in columns)) for p, r in pairs]
+    header = ("framework", "load", *(name for _, name in columns))
+    notes = ["responses (all): every response the load generator read, valid or not; req/s counts the valid "
+             "ones only"] if any(key == "responses_total" for key, _ in columns) else []
+    left = {0, 1} | {i + 2 for i, (key, _) in enumerate(columns) if key == "warmup_curve"}
+    return Table("connections, responses and warm-up", header, frozenset(left), rows, notes)

@@ -1,0 +1,69 @@
+"""The tables every report renders: which interval they name, how open-loop points are compared, what
+the notes under them spell out."""
+
+from webshootout.report import summary, tables, terminal
+
+
+def _line(framework, trial, rps, **extra):
+    return {"kind": "trial", "framework": framework, "workload": "db", "connections": 8, "trial": trial,
+            "driver": "native", "rps": rps, "requests": int(rps * 5), "errors": {"status": 0},
+            "latency_us": {"p50": 100.0, "p99": 900.0}, "server_cpu_percent": 50.0, "server_rss_peak_mb": 10.0,
+            "flags": [], "notes": [], **extra}
+
+
+def _tables(lines, meta=None):
+    (workload,) = summary.summarize(meta or {}, lines)["workloads"]
+    return tables.main_tables(workload)
+
+
+def test_three_trials_are_called_a_min_max_range_ten_a_95_percent_interval():
+    (three,) = _tables([_line("a", n, 1000.0 + n) for n in (1, 2, 3)])
+    assert three.header[4] == "min-max" and "95% CI" not in three.header
+    assert any("min-max (3 trials)" in note and "75 %" in note for note in three.notes)
+    (ten,) = _tables([_line("a", n, 1000.0 + n) for n in range(1, 11)])
+    assert ten.header[4] == "95% CI"
+    assert any(note.startswith("95% CI (10 trials): the order-statistic") and "97.9 %" in note for note in ten.notes)
+
+
+def test_open_loop_table_ranks_on_p99_and_closed_loop_latency_is_named():
+    def open_line(framework, n, p99):
+        return _line(framework, n, 999.0, profile="open", mode="open", rate=1000, target_rate=1000,
+                     achieved_rate=999.0, latency_us={"p50": 100.0, "p99": p99})
+    lines = [open_line("slowtail", n, 9000.0) for n in (1, 2, 3)] + [open_line("steady", n, 800.0) for n in (1, 2, 3)]
+    lines += [_line("steady", n, 5000.0) for n in (1, 2, 3)]
+    closed, opened = _tables(lines)
+    assert "closed-loop latency" in closed.title
+    assert "p99 latency at the achieved rate" in opened.title
+    assert opened.header[:7] == ("rank", "framework", "load", "target req/s", "achieved req/s", "p99 ms", "p99 min-max")
+    assert [(row[0], row[1], row[5]) for row in opened.rows] == [("1st", "steady", "0.800"), ("2nd", "slowtail", "9.00")]
+
+
+def test_unranked_rows_come_last_with_their_reason():
+    meta = {"frameworks": {"base": {"kind": "baseline"}, "a": {"kind": "micro"}}}
+    lines = [_line("base", n, 9000.0) for n in (1, 2, 3)] + [_line("a", n, 1000.0) for n in (1, 2, 3)]
+    lines += [_line("b", n, 2000.0, errors={"status": 4}) for n in (1, 2, 3)]
+    lines += [_line("sqlite", n, 3000.0, outside_contract="counts in SQLite") for n in (1, 2, 3)]
+    (table,) = _tables(lines, meta)
+    assert [(row[0], row[1]) for row in table.rows] == [("1st", "a"), ("ceiling", "base"), ("flagged", "b"),
+                                                        ("apart", "sqlite")]
+    assert "flagged, not ranked: b at c=8: errors: 12 failed requests (status 12)" in table.notes
+    assert "apart, outside the contract and not ranked: sqlite at c=8: counts in SQLite" in table.notes
+    assert any(note.startswith("ceiling: base at c=8 is the baseline") for note in table.notes)
+
+
+def test_memory_method_names_the_column_and_extras_show_only_what_lines_carry():
+    plain = [_line("a", n, 1000.0) for n in (1, 2, 3)]
+    (table,) = _tables(plain)
+    assert "RSS MB" in table.header and not any(note.startswith("mem MB") for note in table.notes)
+    (workload,) = summary.summarize({}, plain)["workloads"]
+    assert tables.extras(workload) is None
+    newer = [_line("a", n, 1000.0, server_memory_method="cgroup v2 memory.current", connect_s=0.25,
+                   warmup_curve=[100.0, 800.0, 1000.0]) for n in (1, 2, 3)]
+    (table,) = _tables(newer)
+    assert "mem MB" in table.header and "mem MB: peak server memory, measured as cgroup v2 memory.current" in table.notes
+    (workload,) = summary.summarize({}, newer)["workloads"]
+    extra = tables.extras(workload)
+    assert extra.header == ("framework", "load", "connect s", "warm-up req/s")
+    # 100, 800, 1000 of 1000 on the 8 levels 0..7: round(0.7) = 1, round(5.6) = 6, 7.
+    assert extra.rows == [("a", "c=8", "0.25", "3 s ▂▇█ 1,000 max")]
+    assert "0.25" in terminal.render(summary.summarize({}, newer))
