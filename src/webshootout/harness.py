@@ -130,8 +130,8 @@ class Served:
 
     def samplers(self) -> tuple[Sampler, Sampler]:
         """Fresh samplers of the server and of PostgreSQL, which shares the server CPUs."""
-        database = self.env.postgres.running.processes if self.env.postgres else list
-        return Sampler(self.server.running.processes), Sampler(database)
+        database = self.env.postgres.running.group if self.env.postgres else None
+        return Sampler(self.server.running.group), Sampler(database)
 
 
 @contextlib.contextmanager

@@ -1,24 +1,24 @@
-"""Starts a command in its own process group pinned to CPUs; waits for readiness; stops it; finds leaks."""
+"""Starts a command in its own process group and cgroup pinned to CPUs; waits for readiness; stops it; finds
+leaks; keeps the harness off the server CPUs."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import signal
 import socket
 import subprocess
 import time
-import urllib.error
-import urllib.request
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 import psutil
 
-# Every process we start carries this variable with a per-start token, so processes that escaped the
-# process group (setsid, daemonizing) are still found and stopped.
-TOKEN_VAR = "WEBSHOOTOUT_TOKEN"
+from . import cgroup, httpget
+
 OWNER_VAR = "WEBSHOOTOUT_OWNER"  # pid of the harness that started it, so concurrent harnesses keep apart
 
 
@@ -69,105 +69,96 @@ def log_tail(path: Path, lines: int = 20) -> str:
     return "\n".join(text.splitlines()[-lines:]) or "(log is empty)"
 
 
-def _tagged(token: str) -> list[psutil.Process]:
-    found = []
-    for proc in psutil.process_iter():
-        try:
-            if proc.environ().get(TOKEN_VAR) == token:
-                found.append(proc)
-        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
-            continue
-    return found
+@dataclass(frozen=True)
+class Launch:
+    """What to start and how: a bash string or argv, pinned to `cpus`, output to `log`, optionally as
+    another user; stopped with `stop_signal`, killed `grace` seconds later."""
+
+    command: list[str] | str
+    cwd: Path
+    env: dict[str, str]
+    cpus: tuple[int, ...]
+    log: Path
+    port: int | None = None
+    user: str | None = None
+    grace: float = 10.0
+    stop_signal: int = signal.SIGTERM
 
 
 @dataclass
 class Running:
-    """A started process group; `stop()` ends it and returns a description of anything that leaked."""
+    """A started process group in its own cgroup; `stop()` ends it and returns a description of anything
+    that leaked."""
 
     popen: subprocess.Popen
-    token: str
-    log: Path
-    port: int | None
-    grace: float = 10.0
-    stop_signal: int = signal.SIGTERM
+    group: cgroup.Group
+    spec: Launch
     _stopped: bool = field(default=False, init=False)
 
     @property
     def pid(self) -> int:
         return self.popen.pid
 
+    @property
+    def log(self) -> Path:
+        return self.spec.log
+
+    @property
+    def port(self) -> int | None:
+        return self.spec.port
+
     def alive(self) -> bool:
         return self.popen.poll() is None
 
-    def processes(self) -> list[psutil.Process]:
-        """The whole tree: the group leader, its descendants and anything carrying our token."""
-        procs: dict[int, psutil.Process] = {}
+    def _members(self) -> set[int]:
         try:
-            root = psutil.Process(self.pid)
-            for proc in [root, *root.children(recursive=True)]:
-                procs[proc.pid] = proc
-        except psutil.NoSuchProcess:
-            pass
-        for proc in _tagged(self.token):
-            procs.setdefault(proc.pid, proc)
-        return list(procs.values())
+            return self.group.pids()
+        except FileNotFoundError:  # removed at stop
+            return set()
 
-    def _group(self) -> tuple[list[psutil.Process], list[psutil.Process]]:
+    def _split(self) -> tuple[set[int], set[int]]:
         """Our live processes, split into those in the process group and those that escaped it."""
-        inside, outside = [], []
-        for proc in _tagged(self.token):
+        inside, outside = set(), set()
+        for pid in self._members():
             try:
-                (inside if os.getpgid(proc.pid) == self.pid else outside).append(proc)
+                (inside if os.getpgid(pid) == self.pid else outside).add(pid)
             except ProcessLookupError:
                 continue
         return inside, outside
 
     def stop(self) -> str | None:
         """Stop signal to the group, SIGKILL after the grace period; anything that escaped the group is
-        killed too. Returns a description of what had to be cleaned up (a fault), or None."""
+        killed too; the cgroup must then be empty and is removed. Returns a description of what had to be
+        cleaned up (a fault), or None."""
         if self._stopped:
             return None
         self._stopped = True
+        grace = self.spec.grace
         problems = []
-        try:
-            os.killpg(self.pid, self.stop_signal)
-        except ProcessLookupError:
-            pass
-        deadline = time.monotonic() + self.grace
-        while time.monotonic() < deadline and (self.alive() or self._group()[0]):
+        _signal_group(self.pid, self.spec.stop_signal)
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline and (self.alive() or self._split()[0]):
             time.sleep(0.05)
-        inside, outside = self._group()
+        inside, outside = self._split()
         if self.alive() or inside:
-            problems.append(f"did not stop within {self.grace:.0f}s of the stop signal and was killed")
-            try:
-                os.killpg(self.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            problems.append(f"did not stop within {grace:.0f}s of the stop signal and was killed")
+            _signal_group(self.pid, signal.SIGKILL)
         if outside:
-            names = ", ".join(f"{p.pid} {_name(p)}" for p in outside)
-            problems.append(f"left processes outside its process group, killed: {names}")
-            for proc in outside:
-                try:
-                    proc.kill()
-                except psutil.NoSuchProcess:
-                    pass
+            problems.append(f"left processes outside its process group, killed: {_names(outside)}")
+            _kill(outside)
         try:
             self.popen.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
         # Children of a killed leader may still be on their way out; give them a moment, then insist.
         settle = time.monotonic() + 3
-        while _tagged(self.token) and time.monotonic() < settle:
+        while self._members() and time.monotonic() < settle:
             time.sleep(0.05)
-        stragglers = _tagged(self.token)
+        stragglers = self._members()
         if stragglers:
-            problems.append("processes still running after stop, killed: "
-                            + ", ".join(f"{p.pid} {_name(p)}" for p in stragglers))
-            for proc in stragglers:
-                try:
-                    proc.kill()
-                except psutil.NoSuchProcess:
-                    pass
+            problems.append(f"processes still running after stop, killed: {_names(stragglers)}")
+            _kill(stragglers)
+        problems.extend(self._remove_group())
         late = time.monotonic() + 5
         while self.port and port_in_use(self.port) and time.monotonic() < late:
             time.sleep(0.1)
@@ -175,27 +166,112 @@ class Running:
             problems.append(f"port {self.port} is still in use after stop")
         return "; ".join(problems) or None
 
+    def _remove_group(self) -> list[str]:
+        deadline = time.monotonic() + 5
+        while self._members() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = self._members()
+        if left:
+            return [f"processes survived SIGKILL: {_names(left)}"]
+        try:
+            self.group.remove()
+        except cgroup.CgroupError as exc:
+            return [str(exc)]
+        return []
 
-def _name(proc: psutil.Process) -> str:
+
+def _signal_group(pgid: int, signum: int) -> None:
     try:
-        return proc.name()
+        os.killpg(pgid, signum)
+    except ProcessLookupError:
+        pass
+
+
+def _kill(pids: set[int]) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def _names(pids: set[int]) -> str:
+    return ", ".join(f"{pid} {_name(pid)}" for pid in sorted(pids))
+
+
+def _name(pid: int) -> str:
+    try:
+        return psutil.Process(pid).name()
     except psutil.Error:
         return "?"
 
 
+# The child waits on stdin until the harness has put it in its cgroup, so nothing it forks can escape the
+# group; only then does it exec the command (with stdin from /dev/null, as servers expect).
+_GATE = 'IFS= read -r go && [ "$go" = go ] && exec "$@" </dev/null; exit 127'
+
+
 def start(command: list[str] | str, *, cwd: Path, env: dict[str, str], cpus: tuple[int, ...], log: Path,
-          port: int | None = None, user: str | None = None, grace: float = 10.0,
-          stop_signal: int = signal.SIGTERM) -> Running:
-    """Starts `command` (a bash string or argv) in a new process group pinned to `cpus`."""
+          port: int | None = None) -> Running:
+    """Starts `command` (a bash string or argv) in a new process group and cgroup pinned to `cpus`."""
+    return launch(Launch(command, cwd, env, cpus, log, port))
+
+
+def launch(spec: Launch) -> Running:
+    """Starts a Launch in a new process group and cgroup; StartError when it cannot be placed in the group."""
     token = uuid.uuid4().hex
-    argv = ["bash", "-c", command] if isinstance(command, str) else list(command)
-    argv = ["taskset", "-c", ",".join(map(str, cpus)), *argv]
-    log.parent.mkdir(parents=True, exist_ok=True)
-    with log.open("ab") as out:
-        popen = subprocess.Popen(argv, cwd=cwd, env={**env, TOKEN_VAR: token, OWNER_VAR: str(os.getpid())}, stdout=out,
-                                 stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, process_group=0,
-                                 user=user)
-    return Running(popen, token, log, port, grace, stop_signal)
+    group = cgroup.create(token)
+    argv = ["bash", "-c", spec.command] if isinstance(spec.command, str) else list(spec.command)
+    argv = ["taskset", "-c", ",".join(map(str, spec.cpus)), "sh", "-c", _GATE, "webshootout-gate", *argv]
+    spec.log.parent.mkdir(parents=True, exist_ok=True)
+    env = {**spec.env, cgroup.TOKEN_VAR: token, OWNER_VAR: str(os.getpid())}
+    try:
+        with spec.log.open("ab") as out:
+            popen = subprocess.Popen(argv, cwd=spec.cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.PIPE, bufsize=0, process_group=0, user=spec.user)
+    except BaseException:
+        group.remove()
+        raise
+    try:
+        group.add(popen.pid)
+    except OSError as exc:
+        if popen.poll() is None:  # alive but outside the group: it must not run unaccounted
+            popen.kill()
+            popen.wait()
+            group.remove()
+            raise StartError(f"could not put the process in its cgroup: {exc}") from None
+    # A child that already failed (taskset refusing the CPUs) has closed its end; wait_ready reports its exit.
+    with contextlib.suppress(BrokenPipeError):
+        popen.stdin.write(b"go\n")
+    popen.stdin.close()
+    return Running(popen, group, spec)
+
+
+@contextlib.contextmanager
+def pin_harness(server_cpus: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+    """Runs this process, every thread of it and every thread or child started inside the `with` on the CPUs
+    it may use other than the server's, so sampling and bookkeeping take no time from the server; yields
+    those CPUs. With none left (one CPU shared by everything) it yields () and nothing changes.
+
+    Scope it to the measured trials: children inherit the affinity, and builds should keep every CPU.
+    """
+    before = os.sched_getaffinity(0)
+    away = tuple(sorted(before - set(server_cpus)))
+    if not away:
+        yield ()
+        return
+    _pin_threads(away)
+    try:
+        yield away
+    finally:
+        _pin_threads(before)
+
+
+def _pin_threads(cpus) -> None:
+    # sched_setaffinity acts on one thread: each thread of the process is set in turn.
+    for tid in os.listdir("/proc/self/task"):
+        with contextlib.suppress(ProcessLookupError):  # a thread that ended meanwhile
+            os.sched_setaffinity(int(tid), cpus)
 
 
 def wait_ready(running: Running, url: str, timeout: float) -> None:
@@ -206,13 +282,11 @@ def wait_ready(running: Running, url: str, timeout: float) -> None:
         if not running.alive():
             raise StartError(f"exited with code {running.popen.returncode} before it was ready")
         try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-                last = f"status {response.status}"
-        except urllib.error.HTTPError as exc:
-            last = f"status {exc.code}"
-        except (urllib.error.URLError, OSError) as exc:
-            last = str(getattr(exc, "reason", exc))
+            status, _ = httpget.get(url, timeout=2)
+            if status == 200:
+                return
+            last = f"status {status}"
+        except httpget.GetError as exc:
+            last = str(exc)
         time.sleep(0.2)
     raise StartError(f"not ready after {timeout:.0f}s: GET {url} -> {last}")

@@ -1,71 +1,80 @@
-"""Samples a server's whole process tree (CPU %, RSS) on a background thread during a trial."""
+"""A server's CPU time and memory during a trial, from its cgroup (see cgroup.py for what is counted)."""
 
 from __future__ import annotations
 
 import threading
 import time
 from dataclasses import dataclass
-from typing import Callable
 
-import psutil
+from .cgroup import Group
 
 
 @dataclass(frozen=True)
 class Usage:
     cpu_percent: float  # 100 = one CPU fully busy
-    rss_peak_mb: float
+    rss_peak_mb: float  # of the memory samples, each counted as `memory_method` says
     rss_mean_mb: float
     samples: int
+    # How memory and CPU were counted, e.g. "cgroup v1 memory.stat total_rss + total_shmem" (cgroup.py says why).
+    memory_method: str = ""
+    cpu_method: str = ""
+    # The kernel's own high-water mark over the trial, page cache included, where it keeps one per trial.
+    kernel_peak_mb: float | None = None
+
+
+IDLE = Usage(0.0, 0.0, 0.0, 0)  # nothing to sample (no database in this run)
 
 
 class Sampler:
-    """Use as a context manager around a trial; `usage` is set on exit."""
+    """Use as a context manager around a trial; `usage` is set on exit.
 
-    def __init__(self, processes: Callable[[], list[psutil.Process]], interval: float = 0.25):
-        self._processes = processes
+    CPU is the group's accumulated CPU time at the end minus at the start, so it is exact whatever the
+    interval; memory is read every `interval` seconds, a few file reads per sample.
+    """
+
+    def __init__(self, group: Group | None, interval: float = 1.0):
+        self._group = group
         self._interval = interval
-        self._cpu: dict[int, float] = {}  # last CPU seconds seen per pid (exited processes keep theirs)
-        self._start_cpu: dict[int, float] = {}
-        self._rss: list[float] = []
+        self._memory: list[int] = []
+        self._cpu_start = self._cpu_end = 0.0
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._thread = threading.Thread(target=self._loop, name="sampler", daemon=True)
         self.usage: Usage | None = None
 
     def _sample(self) -> None:
-        total_rss = 0
-        for proc in self._processes():
-            try:
-                with proc.oneshot():
-                    times = proc.cpu_times()
-                    rss = proc.memory_info().rss
-            except (psutil.NoSuchProcess, psutil.ZombieProcess, psutil.AccessDenied):
-                continue
-            cpu = times.user + times.system
-            # A process born during the trial spent all its CPU time in it.
-            self._start_cpu.setdefault(proc.pid, 0.0 if self._started else cpu)
-            self._cpu[proc.pid] = cpu
-            total_rss += rss
-        self._rss.append(total_rss / 1e6)
+        # The fallback without cgroups learns the CPU time of processes only by seeing them: read it each time.
+        self._cpu_end = self._group.cpu_seconds()
+        self._memory.append(self._group.memory_bytes())
 
     def _loop(self) -> None:
         while not self._stop.wait(self._interval):
             self._sample()
 
     def __enter__(self) -> Sampler:
-        self._started = False
+        if self._group is None:
+            return self
+        if self._group.peak is not None:
+            self._group.peak.start()
         self._sample()
-        self._started = True
+        self._cpu_start = self._cpu_end
         self._t0 = time.monotonic()
         self._thread.start()
         return self
 
     def __exit__(self, *exc) -> None:
+        if self._group is None:
+            self.usage = IDLE
+            return
         self._stop.set()
         self._thread.join()
         self._sample()
         elapsed = time.monotonic() - self._t0
-        used = sum(self._cpu[pid] - self._start_cpu.get(pid, 0.0) for pid in self._cpu)
-        self.usage = Usage(cpu_percent=100.0 * used / elapsed if elapsed > 0 else 0.0,
-                           rss_peak_mb=max(self._rss, default=0.0),
-                           rss_mean_mb=sum(self._rss) / len(self._rss) if self._rss else 0.0,
-                           samples=len(self._rss))
+        peak = self._group.peak
+        self.usage = Usage(
+            cpu_percent=100.0 * (self._cpu_end - self._cpu_start) / elapsed if elapsed > 0 else 0.0,
+            rss_peak_mb=max(self._memory) / 1e6,
+            rss_mean_mb=sum(self._memory) / len(self._memory) / 1e6,
+            samples=len(self._memory),
+            memory_method=self._group.memory_method,
+            cpu_method=self._group.cpu_method,
+            kernel_peak_mb=peak.read() / 1e6 if peak is not None else None)

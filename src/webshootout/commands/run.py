@@ -105,7 +105,8 @@ def trial_line(subject: Subject, point: Point, trial: TrialId, result: LoadResul
             "burst_step_seconds": point.burst.step_seconds if point.burst else None,
             "trial": trial.number, "session": trial.session, "time": _now(), **result.to_dict(), "client_cpu_percent": round(client_cpu, 1),
             "server_cpu_percent": round(server.cpu_percent, 1), "server_rss_peak_mb": round(server.rss_peak_mb, 1),
-            "server_rss_mean_mb": round(server.rss_mean_mb, 1),
+            "server_rss_mean_mb": round(server.rss_mean_mb, 1), "server_memory_method": server.memory_method,
+            "server_kernel_peak_mb": None if server.kernel_peak_mb is None else round(server.kernel_peak_mb, 1),
             "database_cpu_percent": round(usages.database.cpu_percent, 1), "flags": flags_of(result, client_cpu)}
 
 
@@ -220,7 +221,8 @@ class RunContext:
         """One measured trial on a settled server and a freshly reset database; returns its req/s."""
         self._settle(subject)
         server, database = subject.served.samplers()
-        with server, database:
+        # Pinned first, so the samplers' threads start away from the server CPUs too.
+        with process.pin_harness(self.settings.server_cpus), server, database:
             result = self._drive(subject, point, point.burst.duration if point.burst else self.settings.duration,
                                  point.burst)
         if not subject.served.alive():

@@ -132,9 +132,11 @@ class Postgres:
                 "-c", "listen_addresses=127.0.0.1", "-c", "shared_preload_libraries=pg_stat_statements",
                 "-c", f"max_connections={self.max_connections}", "-c", "synchronous_commit=off",
                 "-c", "pg_stat_statements.track=top", "-c", "unix_socket_permissions=0700", "-c", "checkpoint_timeout=1h", "-c", "max_wal_size=8GB"]
-        self.running = process.start(argv, cwd=self.directory, env=dict(os.environ), cpus=self.cpus,
-                                     log=logfile, port=port, user=user, grace=15,
-                                     stop_signal=signal.SIGINT)  # SIGINT: fast shutdown
+        # Its own cgroup (as every start gets one): the database's CPU and memory are sampled apart from the
+        # server's although both share the server CPUs.
+        self.running = process.launch(process.Launch(argv, self.directory, dict(os.environ), self.cpus, logfile,
+                                                     port, user, grace=15,
+                                                     stop_signal=signal.SIGINT))  # SIGINT: fast shutdown
         self._sockets = sockets
         self._port = port
         self._wait_ready(logfile)
