@@ -6,6 +6,7 @@ require (
 	github.com/fasthttp/websocket v1.5.12
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/valyala/fasthttp v1.77.0
+	webshootout/common v0.0.0
 )
 
 require (
@@ -20,3 +21,5 @@ require (
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 )
+
+replace webshootout/common => ../common

@@ -10,7 +10,7 @@ case "${1:-}" in
     *) echo "start.sh: unknown argument '$1' (expected nothing or --no-cache)" >&2; exit 2 ;;
 esac
 
-source ../php/conf/php.sh
+source ../common/php.sh
 write_php_ini
 write_fpm_conf
 
@@ -33,16 +33,4 @@ if [ "$caches" = yes ]; then
 fi
 if [ "$(id -u)" = 0 ]; then chown -R www-data: "$RUN_DIR/cache" "$RUN_DIR/storage"; fi
 
-export NGINX_USER PUBLIC_DIR="$PWD/public"
-NGINX_USER=$(nginx_user)
-envsubst '${NGINX_USER} ${WORKERS} ${RUN_DIR} ${HOST} ${PORT} ${PUBLIC_DIR} ${STATIC_DIR} ${FPM_SOCKET}' \
-    < conf/nginx.conf.template > "$RUN_DIR/nginx.conf"
-
-# -p and -e keep nginx from touching its compiled-in prefix and /var/log/nginx before it reads the config.
-# nginx runs in the background, where a bad config would only show as a server that never gets ready:
-# test it first so the start fails at once with nginx's message.
-nginx -t -q -p "$RUN_DIR" -e stderr -c "$RUN_DIR/nginx.conf"
-nginx -p "$RUN_DIR" -e stderr -c "$RUN_DIR/nginx.conf" -g 'daemon off;' &
-# php-fpm calls setsid() even in the foreground; as the leader of this process group (exec) that call
-# fails, so php-fpm stays in the group the harness stops.
-exec "php-fpm$PHP_VERSION" -F -c "$RUN_DIR/php.ini" -y "$RUN_DIR/php-fpm.conf"
+serve_nginx_and_fpm conf/nginx.conf.template "$PWD/public"

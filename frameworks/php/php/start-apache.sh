@@ -3,7 +3,7 @@
 # foreground as the process-group leader.
 set -euo pipefail
 cd "$(dirname "$0")"
-source conf/php.sh
+source ../common/php.sh
 write_php_ini
 
 export PHP_VERSION PUBLIC_DIR="$PWD/public"

@@ -1,39 +1,29 @@
 """webshootout workloads on FastAPI (see docs/workloads.md)."""
 
 import contextlib
-import hashlib
-import json
-import os
 import random
-import secrets
 from typing import Annotated
 
-import asyncpg
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import PlainTextResponse
 from fastapi.staticfiles import StaticFiles
+from shootout_common import env, hashing, sessions
 
-HASH_FILE = os.environ["HASH_FILE"]
-SESSION_COOKIE = "uid"
-# Each worker is an event loop with many requests in flight, so it gets a pool of its own;
-# the workers share a budget that stays well under PostgreSQL's default max_connections (100).
-POOL_SIZE = max(4, 32 // int(os.environ["WORKERS"]))
+HASH_FILE = env.value("HASH_FILE")
 
 
 @contextlib.asynccontextmanager
 async def lifespan(app: FastAPI):
     # Opened in the lifespan, i.e. inside each worker's own event loop.
-    async with asyncpg.create_pool(
-        os.environ["DATABASE_URL"], min_size=POOL_SIZE, max_size=POOL_SIZE
-    ) as pool:
+    async with sessions.create_pool() as pool:
         app.state.pool = pool
         yield
 
 
 # No interactive docs: a production API does not serve /docs and /openapi.json to everyone.
 app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
-app.mount("/static", StaticFiles(directory=os.environ["STATIC_DIR"]), name="static")
+app.mount("/static", StaticFiles(directory=env.value("STATIC_DIR")), name="static")
 
 
 @app.exception_handler(RequestValidationError)
@@ -43,10 +33,6 @@ async def bad_request(request: Request, exc: RequestValidationError) -> PlainTex
         f"{'.'.join(str(part) for part in error['loc'])}: {error['msg']}" for error in exc.errors()
     )
     return PlainTextResponse(reasons, status_code=400)
-
-
-def session_data(count: int) -> str:
-    return json.dumps({"count": count}, separators=(",", ":"))
 
 
 @app.get("/plaintext", response_class=PlainTextResponse)
@@ -69,38 +55,18 @@ async def db(request: Request) -> dict[str, int]:
 
 @app.get("/session")
 async def session(request: Request) -> PlainTextResponse:
-    uid = request.cookies.get(SESSION_COOKIE)
-    async with request.app.state.pool.acquire() as conn, conn.transaction():
-        data = None
-        if uid is not None:
-            data = await conn.fetchval(
-                "SELECT data FROM usersessions WHERE uid = $1 FOR UPDATE", uid
-            )
-        if data is None:
-            uid, count, is_new = secrets.token_urlsafe(16), 1, True
-            await conn.execute(
-                "INSERT INTO usersessions (uid, data) VALUES ($1, $2)", uid, session_data(count)
-            )
-        else:
-            count, is_new = json.loads(data)["count"] + 1, False
-            await conn.execute(
-                "UPDATE usersessions SET data = $1 WHERE uid = $2", session_data(count), uid
-            )
-    response = PlainTextResponse(f"Count is {count}")
-    if is_new:
-        response.set_cookie(SESSION_COOKIE, uid, httponly=True, samesite="lax")
+    visit = await sessions.visit(request.app.state.pool, request.cookies.get(sessions.COOKIE))
+    response = PlainTextResponse(f"Count is {visit.count}")
+    if visit.is_new:
+        response.set_cookie(sessions.COOKIE, visit.uid, httponly=True, samesite="lax")
     return response
 
 
 # A plain `def`: FastAPI runs it in its thread pool, so the file read and the hash chain
 # do not stall the event loop's other connections.
 @app.get("/hash", response_class=PlainTextResponse)
-def hash_(n: Annotated[int, Query(ge=1, le=100000)]) -> str:
-    with open(HASH_FILE, "rb") as f:
-        digest = hashlib.sha256(f.read()).digest()
-    for _ in range(n - 1):
-        digest = hashlib.sha256(digest).digest()
-    return digest.hex()
+def hash_(n: Annotated[int, Query(ge=1, le=hashing.MAX_N)]) -> str:
+    return hashing.iterated_sha256(HASH_FILE, n)
 
 
 @app.websocket("/ws")

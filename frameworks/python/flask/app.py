@@ -1,27 +1,28 @@
 """webshootout workloads on Flask (see docs/workloads.md)."""
 
-import hashlib
 import json
-import os
 import random
-import re
 import secrets
 
 from flask import Flask, Response, jsonify, request
 from psycopg_pool import ConnectionPool
+from shootout_common import env, hashing
 
 # Flask's own static route (send_from_directory underneath) serves STATIC_DIR at /static.
-app = Flask(__name__, static_folder=os.environ["STATIC_DIR"], static_url_path="/static")
+app = Flask(__name__, static_folder=env.value("STATIC_DIR"), static_url_path="/static")
 
-HASH_FILE = os.environ["HASH_FILE"]
+HASH_FILE = env.value("HASH_FILE")
 SESSION_COOKIE = "uid"
-INTEGER = re.compile(r"-?[0-9]+")
 
-# Created at import, so in each gunicorn worker after the fork (no --preload): a sync worker
-# handles one request at a time and keeps one connection; the threaded dev server may use more.
+# Created at import, so in each gunicorn worker after the fork (no --preload). A sync worker uses one
+# connection at a time, the gthread worker and the threaded dev server one per busy thread.
 # Autocommit keeps the single-query db request at one round trip; session opens its own transaction.
 pool = ConnectionPool(
-    os.environ["DATABASE_URL"], min_size=1, max_size=8, kwargs={"autocommit": True}, open=True
+    env.value("DATABASE_URL"),
+    min_size=env.db_pool(),
+    max_size=env.db_pool(),
+    kwargs={"autocommit": True},
+    open=True,
 )
 
 
@@ -81,16 +82,8 @@ def session():
 
 @app.get("/hash")
 def hash_():
-    raw = request.args.get("n")
-    if raw is None:
-        return text("missing query parameter n", 400)
-    if not INTEGER.fullmatch(raw):
-        return text("n must be an integer", 400)
-    n = int(raw)
-    if not 1 <= n <= 100000:
-        return text("n must be between 1 and 100000", 400)
-    with open(HASH_FILE, "rb") as f:
-        digest = hashlib.sha256(f.read()).digest()
-    for _ in range(n - 1):
-        digest = hashlib.sha256(digest).digest()
-    return text(digest.hex())
+    try:
+        n = hashing.parse_n(request.args.get("n"))
+    except ValueError as reason:
+        return text(str(reason), 400)
+    return text(hashing.iterated_sha256(HASH_FILE, n))

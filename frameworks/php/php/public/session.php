@@ -7,8 +7,12 @@ require __DIR__ . '/../lib/db.php';
 session_start(['read_and_close' => true]);
 $uid = session_id();
 
+// One transaction with the row locked, so two concurrent requests of one visitor count one after the
+// other. Should a statement throw, PDO rolls the open transaction back when the request ends, before
+// the persistent connection serves another one.
 $db = db();
-$read = $db->prepare('SELECT data FROM usersessions WHERE uid = ?');
+$db->beginTransaction();
+$read = $db->prepare('SELECT data FROM usersessions WHERE uid = ? FOR UPDATE');
 $read->execute([$uid]);
 $data = $read->fetchColumn();
 
@@ -21,6 +25,7 @@ if ($data === false) {
 }
 $json = json_encode(['count' => $count]);
 $write->execute($data === false ? [$uid, $json] : [$json, $uid]);
+$db->commit();
 
 header('Content-Type: text/plain');
 echo "Count is $count";

@@ -1,24 +1,20 @@
 """webshootout workloads (see docs/workloads.md) as plain synchronous Django views."""
 
-import hashlib
 import random
-import re
 
 from django.conf import settings
 from django.http import HttpResponse, HttpResponseBadRequest, JsonResponse
+from shootout_common import hashing
 
 from hello.models import World
 
-INTEGER = re.compile(r"-?[0-9]+")
 HASH_FILE = settings.HASH_FILE
+# Django adds no charset to a content_type given whole.
+TEXT = "text/plain; charset=utf-8"
 
 
 def text(body: str) -> HttpResponse:
-    return HttpResponse(body, content_type="text/plain")
-
-
-def bad_request(reason: str) -> HttpResponse:
-    return HttpResponseBadRequest(reason, content_type="text/plain")
+    return HttpResponse(body, content_type=TEXT)
 
 
 def plaintext(request):
@@ -42,16 +38,8 @@ def session(request):
 
 
 def hash_(request):
-    raw = request.GET.get("n")
-    if raw is None:
-        return bad_request("missing query parameter n")
-    if not INTEGER.fullmatch(raw):
-        return bad_request("n must be an integer")
-    n = int(raw)
-    if not 1 <= n <= 100000:
-        return bad_request("n must be between 1 and 100000")
-    with open(HASH_FILE, "rb") as f:
-        digest = hashlib.sha256(f.read()).digest()
-    for _ in range(n - 1):
-        digest = hashlib.sha256(digest).digest()
-    return text(digest.hex())
+    try:
+        n = hashing.parse_n(request.GET.get("n"))
+    except ValueError as reason:
+        return HttpResponseBadRequest(str(reason), content_type=TEXT)
+    return text(hashing.iterated_sha256(HASH_FILE, n))

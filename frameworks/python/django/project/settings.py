@@ -1,10 +1,10 @@
 """Production settings; every value that varies comes from the harness's environment."""
 
-import os
+from shootout_common import env
 
 DEBUG = False
-SECRET_KEY = os.environ["SECRET_KEY"]
-ALLOWED_HOSTS = [os.environ["HOST"], "127.0.0.1", "localhost", "[::1]"]
+SECRET_KEY = env.value("SECRET_KEY")
+ALLOWED_HOSTS = [env.value("HOST"), "127.0.0.1", "localhost", "[::1]"]
 
 INSTALLED_APPS = [
     # WhiteNoise serves static files under runserver too, so both variants use one path.
@@ -28,19 +28,18 @@ ROOT_URLCONF = "project.urls"
 ASGI_APPLICATION = "project.asgi.application"
 WSGI_APPLICATION = "project.wsgi.application"
 
-# Each worker process gets its own pool; the workers share a budget that stays well under
-# PostgreSQL's default max_connections (100).
-_POOL_SIZE = max(4, 32 // int(os.environ["WORKERS"]))
+# Each worker process gets its own pool of DB_POOL connections (docs/fairness.md).
+_POOL_SIZE = env.db_pool()
 
 DATABASES = {
     "default": {
         "ENGINE": "django.db.backends.postgresql",
-        "NAME": os.environ["PGDATABASE"],
-        "USER": os.environ["PGUSER"],
-        "PASSWORD": os.environ["PGPASSWORD"],
-        "HOST": os.environ["PGHOST"],
-        "PORT": os.environ["PGPORT"],
-        "OPTIONS": {"pool": {"min_size": 2, "max_size": _POOL_SIZE}},
+        "NAME": env.value("PGDATABASE"),
+        "USER": env.value("PGUSER"),
+        "PASSWORD": env.value("PGPASSWORD"),
+        "HOST": env.value("PGHOST"),
+        "PORT": env.value("PGPORT"),
+        "OPTIONS": {"pool": {"min_size": _POOL_SIZE, "max_size": _POOL_SIZE}},
     }
 }
 
@@ -48,10 +47,10 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 # STATIC_DIR plays the part of collectstatic's output; WhiteNoise indexes it at start-up.
 STATIC_URL = "static/"
-STATIC_ROOT = os.environ["STATIC_DIR"]
+STATIC_ROOT = env.value("STATIC_DIR")
 
 # Read from disk on every hash request (see hello/views.py).
-HASH_FILE = os.environ["HASH_FILE"]
+HASH_FILE = env.value("HASH_FILE")
 
 USE_TZ = True
 LANGUAGE_CODE = "en-us"

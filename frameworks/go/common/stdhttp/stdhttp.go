@@ -1,0 +1,85 @@
+// Package stdhttp holds the net/http handlers of the workloads that need no router, so that go-nethttp
+// (ServeMux) and httprouter (which routes to plain http.HandlerFuncs) differ only in their routing.
+package stdhttp
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"webshootout/common"
+)
+
+// Handlers serves plaintext, json, db, session and hash.
+type Handlers struct {
+	Pool     *pgxpool.Pool
+	HashFile common.HashFile
+}
+
+// WithServer sends the Server header on every response: net/http sets Date itself but no Server.
+func WithServer(name string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Server", name)
+		next.ServeHTTP(w, r)
+	})
+}
+
+func text(w http.ResponseWriter, status int, body string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	w.Write([]byte(body))
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		text(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.Write(body)
+}
+
+func (h *Handlers) Plaintext(w http.ResponseWriter, r *http.Request) {
+	text(w, http.StatusOK, "Hello, World!")
+}
+
+func (h *Handlers) JSON(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, map[string]string{"message": "Hello, World!"})
+}
+
+func (h *Handlers) DB(w http.ResponseWriter, r *http.Request) {
+	row, err := common.RandomWorld(r.Context(), h.Pool)
+	if err != nil {
+		text(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	writeJSON(w, row)
+}
+
+func (h *Handlers) Session(w http.ResponseWriter, r *http.Request) {
+	uid := ""
+	if c, err := r.Cookie(common.SessionCookie); err == nil {
+		uid = c.Value
+	}
+	visit, err := common.Bump(r.Context(), h.Pool, uid)
+	if err != nil {
+		text(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	if visit.FreshUID != "" {
+		http.SetCookie(w, &http.Cookie{Name: common.SessionCookie, Value: visit.FreshUID, Path: "/",
+			HttpOnly: true, SameSite: http.SameSiteLaxMode})
+	}
+	text(w, http.StatusOK, "Count is "+strconv.Itoa(visit.Count))
+}
+
+func (h *Handlers) Hash(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	status, body := h.HashFile.Answer(q.Get("n"), q.Has("n"))
+	text(w, status, body)
+}

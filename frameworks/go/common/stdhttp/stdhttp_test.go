@@ -1,0 +1,44 @@
+package stdhttp
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"webshootout/common"
+)
+
+func TestWithServerNamesTheServerOnEveryResponse(t *testing.T) {
+	mux := http.NewServeMux()
+	h := &Handlers{}
+	mux.HandleFunc("GET /plaintext", h.Plaintext)
+	server := httptest.NewServer(WithServer("Go net/http", mux))
+	defer server.Close()
+	for path, status := range map[string]int{"/plaintext": http.StatusOK, "/absent": http.StatusNotFound} {
+		resp, err := http.Get(server.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != status || resp.Header.Get("Server") != "Go net/http" || resp.Header.Get("Date") == "" {
+			t.Errorf("%s: %d, Server %q, Date %q", path, resp.StatusCode, resp.Header.Get("Server"), resp.Header.Get("Date"))
+		}
+	}
+}
+
+func TestHashAnswersTextWithCharset(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data")
+	if err := os.WriteFile(path, []byte("abc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := &Handlers{HashFile: common.HashFile(path)}
+	for query, status := range map[string]int{"?n=1": http.StatusOK, "?n=x": http.StatusBadRequest, "": http.StatusBadRequest} {
+		rec := httptest.NewRecorder()
+		h.Hash(rec, httptest.NewRequest("GET", "/hash"+query, nil))
+		if rec.Code != status || rec.Header().Get("Content-Type") != "text/plain; charset=utf-8" {
+			t.Errorf("%q: %d %q", query, rec.Code, rec.Header().Get("Content-Type"))
+		}
+	}
+}

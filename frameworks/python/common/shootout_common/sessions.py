@@ -1,0 +1,53 @@
+"""The session workload on asyncpg, for the async stacks: one visit, one transaction."""
+
+import json
+import secrets
+from dataclasses import dataclass
+
+import asyncpg
+
+from . import env
+
+COOKIE = "uid"
+
+
+@dataclass(frozen=True)
+class Visit:
+    uid: str
+    count: int
+    is_new: bool  # the answer must set the cookie
+
+
+def create_pool() -> asyncpg.Pool:
+    """DATABASE_URL's pool, DB_POOL connections; await it, or use it with `async with`.
+
+    Create it inside the worker's own event loop (after any fork): a pool belongs to one loop.
+    """
+    size = env.db_pool()
+    return asyncpg.create_pool(env.value("DATABASE_URL"), min_size=size, max_size=size)
+
+
+def _data(count: int) -> str:
+    return json.dumps({"count": count}, separators=(",", ":"))
+
+
+async def visit(pool: asyncpg.Pool, uid: str | None) -> Visit:
+    """BEGIN; SELECT ... FOR UPDATE; UPDATE (INSERT for a new or unknown visitor); COMMIT.
+
+    The row lock makes two concurrent requests of one visitor count one after the other.
+    """
+    async with pool.acquire() as conn, conn.transaction():
+        data = None
+        if uid is not None:
+            data = await conn.fetchval("SELECT data FROM usersessions WHERE uid = $1 FOR UPDATE", uid)
+        if data is None:
+            visit = Visit(secrets.token_urlsafe(16), 1, True)
+            await conn.execute(
+                "INSERT INTO usersessions (uid, data) VALUES ($1, $2)", visit.uid, _data(visit.count)
+            )
+        else:
+            visit = Visit(uid, json.loads(data)["count"] + 1, False)
+            await conn.execute(
+                "UPDATE usersessions SET data = $1 WHERE uid = $2", _data(visit.count), uid
+            )
+    return visit
