@@ -2,8 +2,11 @@ import json
 
 import pytest
 
+from pathlib import Path
+
 from webshootout.load import ab, wrk
-from webshootout.load.base import ERROR_KINDS, DriverError
+from webshootout.load.base import ERROR_KINDS, DriverError, LoadSpec
+from webshootout.workloads import Target
 
 
 def test_wrk_summary_is_read_from_json(fixture_root):
@@ -52,3 +55,24 @@ def test_ab_missing_line_is_a_clear_error(fixture_root):
     percentiles = (fixture_root / "drivers" / "ab.csv").read_text()
     with pytest.raises(DriverError, match="Complete requests"):
         ab.parse("Server Software: x\n", percentiles, 1.0, False)
+
+
+def _spec(**kw) -> LoadSpec:
+    return LoadSpec("127.0.0.1", 8080, Target("/"), connections=8, threads=2, duration=3.0, cpus=(0,), **kw)
+
+
+def test_ab_keeps_alive_unless_told_not_to():
+    assert "-k" in ab.argv(_spec(), Path("p.csv"))
+    assert "-k" not in ab.argv(_spec(keepalive=False), Path("p.csv"))
+
+
+def test_ab_and_wrk_refuse_pipelining_naming_the_option():
+    with pytest.raises(DriverError, match="pipeline = 16"):
+        ab.argv(_spec(pipeline=16), Path("p.csv"))
+    with pytest.raises(DriverError, match="pipeline = 16"):
+        wrk.run(_spec(pipeline=16))
+
+
+def test_wrk_refuses_a_connection_per_request():
+    with pytest.raises(DriverError, match="keepalive off"):
+        wrk.run(_spec(keepalive=False))

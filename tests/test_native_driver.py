@@ -41,7 +41,7 @@ def test_schema_rejects_a_missing_field(fixture_root):
 
 def test_result_carries_everything_the_report_reads(fixture_root):
     data = fixture(fixture_root)
-    result = native.parse(data, client_cpu_s=0.5)
+    result = native.parse({**data, "client_cpu_s": 0.5})
     assert result.driver == "native" and result.requests == data["requests"] and result.validated
     assert set(result.latency_us) == set(LATENCY_KEYS) == set(result.service_time_us)
     assert set(result.errors) == set(ERROR_KINDS)
@@ -54,14 +54,14 @@ def test_result_carries_everything_the_report_reads(fixture_root):
 
 def test_rate_below_target_is_noted(fixture_root):
     data = {**fixture(fixture_root), "rate_kept": False}
-    assert "below target" in native.parse(data, 0.1).notes[0]
+    assert "below target" in native.parse(data).notes[0]
 
 
 def test_bad_output_is_a_clear_error(fixture_root):
     data = fixture(fixture_root)
     del data["service_time_us"]
     with pytest.raises(DriverError, match="service_time_us"):
-        native.parse(data, 0.1)
+        native.parse(data)
 
 
 def test_targets_become_flags():
@@ -75,6 +75,29 @@ def test_targets_become_flags():
     assert plain[plain.index("-t") + 1] == "1" and "--sessions" not in plain
     burst = native.argv(spec(Target("/p"), connections=2, burst=Burst((2, 50), 2.5)))
     assert burst[burst.index("--burst") + 1] == "2,50" and burst[burst.index("--step") + 1] == "2.5s"
+    assert "--warmup" not in plain and "--pipeline" not in plain and "--no-keepalive" not in plain
+
+
+def test_warmup_pipelining_and_connection_per_request_become_flags():
+    args = native.argv(spec(Target("/p"), warmup=1.5, pipeline=16))
+    assert args[args.index("--warmup") + 1] == "1.5s" and args[args.index("--pipeline") + 1] == "16"
+    assert "--no-keepalive" in native.argv(spec(Target("/p"), keepalive=False))
+
+
+def test_bad_spec_values_are_named():
+    with pytest.raises(ValueError, match="LoadSpec.pipeline.*0"):
+        spec(Target("/p"), pipeline=0)
+    with pytest.raises(ValueError, match="LoadSpec.warmup.*nan"):
+        spec(Target("/p"), warmup=float("nan"))
+
+
+def test_new_fields_are_read_and_older_output_still_parses(fixture_root):
+    data = {**fixture(fixture_root), "responses_total": 4100, "unfinished": 3, "connect_s": 0.25, "keepalive": False}
+    jsonschema.validate(data, SCHEMA)
+    result = native.parse(data)
+    assert (result.responses_total, result.connect_s, result.keepalive) == (4100, 0.25, False)
+    older = native.parse(fixture(fixture_root))
+    assert (older.responses_total, older.connect_s, older.keepalive) == (None, None, True)
 
 
 def test_missing_binary_is_a_clear_error(monkeypatch, tmp_path):
@@ -108,30 +131,77 @@ class _Counter(BaseHTTPRequestHandler):
         pass
 
 
-@pytest.mark.skipif(not os.access(ROOT / "target" / "release" / "shootout-load", os.X_OK)
-                    and not os.environ.get(native.BINARY_ENV), reason="shootout-load is not built")
-def test_real_run_against_a_session_server():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Counter)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        port = server.server_address[1]
-        cpus = tuple(sorted(os.sched_getaffinity(0)))
-        result = native.run(LoadSpec("127.0.0.1", port, Target("/s", sessions=True, expect_counter=True),
-                                     connections=4, threads=1, duration=1.0, cpus=cpus))
-    finally:
-        server.shutdown()
-        server.server_close()
-    assert result.requests > 20 and sum(result.errors.values()) == 0, result.errors
-    assert result.sessions and result.validated and result.client_cpu_s > 0
-    assert result.status_counts == {"200": result.requests}
-
-
 def _built() -> Path:
-    path = ROOT / "target" / "release" / "shootout-load"
-    if not os.access(path, os.X_OK):
-        pytest.skip("shootout-load is not built")
-    return path
+    """The binary the driver would run (SHOOTOUT_LOAD or target/release); skips the test if there is none."""
+    try:
+        return native.binary()
+    except DriverError as exc:
+        pytest.skip(str(exc))
+
+
+class _Serving:
+    """A ThreadingHTTPServer for `handler` on an ephemeral port, shut down on exit whatever happened."""
+
+    def __init__(self, handler):
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.port = self.server.server_address[1]
+
+    def __enter__(self):
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _run(port: int, target: Target, **kw):
+    cpus = tuple(sorted(os.sched_getaffinity(0)))
+    return native.run(LoadSpec("127.0.0.1", port, target, connections=kw.pop("connections", 4), threads=1,
+                               duration=1.0, cpus=cpus, **kw))
+
+
+def test_real_run_against_a_session_server():
+    _built()
+    with _Serving(_Counter) as serving:
+        result = _run(serving.port, Target("/s", sessions=True, expect_counter=True), warmup=0.2)
+    assert result.requests > 20 and sum(result.errors.values()) == 0, result.errors
+    assert result.sessions and result.validated and result.keepalive
+    assert result.status_counts == {"200": result.requests} and result.responses_total == result.requests
+    # The measured window's CPU, as shootout-load reports it: less than the run's wall time allows.
+    assert 0 < result.client_cpu_s < result.duration_s and result.connect_s is not None and result.connect_s > 0
+
+
+class _Hello(BaseHTTPRequestHandler):
+    """Answers "Hello, World!" and counts the connections it was given."""
+
+    protocol_version = "HTTP/1.1"
+    connections = 0
+    lock = threading.Lock()
+
+    def setup(self):
+        super().setup()
+        with self.lock:
+            type(self).connections += 1
+
+    def do_GET(self):  # noqa: N802 - the http.server hook name
+        self.send_response(200)
+        self.send_header("Content-Length", "13")
+        self.end_headers()
+        self.wfile.write(b"Hello, World!")
+
+    def log_message(self, *args):
+        pass
+
+
+def test_real_run_with_a_connection_per_request():
+    _built()
+    _Hello.connections = 0
+    with _Serving(_Hello) as serving:
+        result = _run(serving.port, Target("/", expect_body="Hello, World!"), connections=2, keepalive=False)
+    assert not result.keepalive and sum(result.errors.values()) == 0, result.errors
+    # Every request had its own connection: at least as many as the answers counted in the window.
+    assert result.requests > 20 and _Hello.connections >= result.requests
 
 
 def _closed_port() -> int:
@@ -151,14 +221,16 @@ def test_output_with_nobody_listening_still_matches_the_schema():
                            f"http://127.0.0.1:{_closed_port()}/"], capture_output=True, text=True, timeout=10)
     data = json.loads(done.stdout)
     jsonschema.validate(data, SCHEMA)
-    assert data["requests"] == 0 and data["errors"]["connect"] > 0 and data["latency_us"]["p99"] is None
+    assert data["requests"] == 0 and data["errors"]["connect"] > 0 and data["service_time_us"]["p99"] is None
+    # The 30 requests due in the window were never sent: they are in the latency at their age at its end.
+    assert data["unfinished"] >= 25 and data["latency_us"]["max"] >= 250_000
     assert data["rate_kept"] is False and "BELOW 99 %" in done.stderr
 
 
 def test_trial_line_with_native_fields_is_valid(fixture_root):
-    result = native.parse(fixture(fixture_root), 0.2)
+    result = native.parse(fixture(fixture_root))
     line = {"schema": 1, "kind": "trial", "framework": "x", "display": "X", "language": "c", "workload": "plaintext",
-            "connections": 16, "trial": 1, "time": "2026-01-01T00:00:00+00:00", **result.to_dict(),
+            "part": "plaintext", "point": "rate 2000", "profile": "open", "connections": 16, "trial": 1, "time": "2026-01-01T00:00:00+00:00", **result.to_dict(),
             "client_cpu_percent": 1.0, "server_cpu_percent": 50.0, "server_rss_peak_mb": 10.0,
             "server_rss_mean_mb": 9.0, "flags": []}
     assert_valid_lines([line])

@@ -72,6 +72,10 @@ pub struct Args {
     /// Requests in flight per connection (HTTP/1.1 pipelining).
     #[arg(long, default_value_t = 1)]
     pub pipeline: usize,
+    /// A new TCP connection for every request, sent with "Connection: close"; the connect is part of
+    /// the request's latency (closed loop only).
+    #[arg(long)]
+    pub no_keepalive: bool,
     /// http://host[:port]/path (ws:// with --websocket); {rand:A:B} in it is replaced per request.
     pub url: String,
 }
@@ -90,6 +94,8 @@ pub struct Config {
     pub burst: Vec<usize>,
     pub step: Duration,
     pub pipeline: usize,
+    /// Connections are kept for further requests (false: one connection per request).
+    pub keepalive: bool,
     pub sessions: bool,
     pub expect_status: u16,
     pub expect_body: Option<Vec<u8>>,
@@ -182,6 +188,14 @@ impl Args {
         if self.pipeline > 1 && (self.sessions || self.websocket) {
             return Err("--pipeline above 1 cannot be combined with --sessions or --websocket".into());
         }
+        if self.no_keepalive {
+            // Open loop would connect ahead of the due time and hide the connect; pipelining and
+            // WebSocket need a kept connection by definition.
+            let clash = [("--rate", self.rate.is_some()), ("--pipeline above 1", self.pipeline > 1), ("--websocket", self.websocket)];
+            if let Some((flag, _)) = clash.iter().find(|(_, set)| *set) {
+                return Err(format!("--no-keepalive cannot be combined with {flag}"));
+            }
+        }
         if let Some(rate) = self.rate {
             if !(rate.is_finite() && rate > 0.0) {
                 return Err(format!("--rate: expected requests per second above 0, got {rate}"));
@@ -211,7 +225,10 @@ impl Args {
             .next()
             .ok_or_else(|| format!("URL {:?}: {:?} resolves to no address", self.url, url.host))?;
         let host = if url.port == 80 { url.host.clone() } else { format!("{}:{}", url.host, url.port) };
-        let headers = header_lines(&self.headers)?;
+        let mut headers = header_lines(&self.headers)?;
+        if self.no_keepalive {
+            headers.extend_from_slice(b"Connection: close\r\n");
+        }
         let body = match &self.body {
             Some(spec) if spec.starts_with('@') => {
                 std::fs::read(&spec[1..]).map_err(|e| format!("--body {spec:?}: cannot read {:?}: {e}", &spec[1..]))?
@@ -247,6 +264,7 @@ impl Args {
             burst: self.burst,
             step: self.step,
             pipeline: self.pipeline,
+            keepalive: !self.no_keepalive,
             sessions: self.sessions,
             expect_status: self.expect_status,
             expect_body: self.expect_body.map(String::into_bytes),
@@ -296,6 +314,17 @@ mod tests {
         assert!(config(&["--burst", "2,0", "http://127.0.0.1:1/"]).unwrap_err().contains("--burst"));
         assert!(config(&["--burst", "8,2", "http://127.0.0.1:1/"]).unwrap_err().contains("rising"));
         assert!(config(&["--burst", "2", "--rate", "5", "http://127.0.0.1:1/"]).is_err());
+    }
+
+    #[test]
+    fn no_keepalive_asks_the_server_to_close_and_refuses_what_needs_a_kept_connection() {
+        let c = config(&["--no-keepalive", "http://127.0.0.1:1/"]).unwrap();
+        let mut request = Vec::new();
+        c.template.write(&mut request, b"", &mut fastrand::Rng::with_seed(1));
+        assert!(!c.keepalive && request.windows(19).any(|w| w == b"Connection: close\r\n"));
+        assert!(config(&["http://127.0.0.1:1/"]).unwrap().keepalive);
+        assert!(config(&["--no-keepalive", "-R", "10", "http://127.0.0.1:1/"]).unwrap_err().contains("--rate"));
+        assert!(config(&["--no-keepalive", "--pipeline", "4", "http://127.0.0.1:1/"]).unwrap_err().contains("--pipeline"));
     }
 
     #[test]

@@ -10,8 +10,12 @@ use std::fmt;
 pub const MAX_HEAD: usize = 64 * 1024;
 /// Most headers one response may carry.
 pub const MAX_HEADERS: usize = 64;
-/// Largest body we are prepared to buffer (Content-Length or the sum of chunks).
-pub const MAX_BODY: usize = 64 * 1024 * 1024;
+/// Largest body we are prepared to buffer (Content-Length, the sum of chunks, or a body ended by the
+/// close), and the largest WebSocket message. Every workload answers far less; the bound keeps a hostile
+/// server from growing a connection's buffers without end.
+pub const MAX_BODY: usize = 4 * 1024 * 1024;
+/// Longest chunk-size line (size, extensions and CRLF) we wait for.
+pub const MAX_CHUNK_LINE: usize = 4 * 1024;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError(pub String);
@@ -148,6 +152,9 @@ pub fn parse(
             (Body::Slice(head_len, head_len + n), head_len + n)
         }
         Framing::UntilClose => {
+            if input.len() - head_len > MAX_BODY {
+                return Err(bad(format!("body without length exceeds the {MAX_BODY}-byte limit")));
+            }
             if !eof {
                 return Ok(None);
             }
@@ -185,10 +192,17 @@ fn dechunk(input: &[u8], mut out: Option<&mut Vec<u8>>) -> Result<Option<usize>,
     loop {
         let (size_len, size) = match httparse::parse_chunk_size(&input[at..]) {
             Ok(httparse::Status::Complete(found)) => found,
+            Ok(httparse::Status::Partial) if input.len() - at > MAX_CHUNK_LINE => {
+                return Err(bad(format!("chunk size line longer than {MAX_CHUNK_LINE} bytes")))
+            }
             Ok(httparse::Status::Partial) => return Ok(None),
             Err(_) => return Err(bad("malformed chunk size line")),
         };
         at += size_len;
+        // Many small chunks with long extensions: the framing, not just the data, is bounded.
+        if at > MAX_BODY + MAX_HEAD {
+            return Err(bad(format!("chunked body framing exceeds {} bytes", MAX_BODY + MAX_HEAD)));
+        }
         if size == 0 {
             return trailers(input, at);
         }
@@ -289,6 +303,22 @@ mod tests {
         assert!(one(&huge).is_err());
         let many: String = (0..100).map(|i| format!("H{i}: v\r\n")).collect();
         assert!(one(format!("HTTP/1.1 200 OK\r\n{many}\r\n").as_bytes()).is_err());
+    }
+
+    #[test]
+    fn unbounded_bodies_and_chunk_lines_are_errors() {
+        let mut endless = b"HTTP/1.1 200 OK\r\n\r\n".to_vec();
+        endless.resize(endless.len() + MAX_BODY + 1, b'x');
+        assert!(one(&endless).unwrap_err().0.contains("without length"));
+        let mut extension = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=".to_vec();
+        extension.resize(extension.len() + MAX_CHUNK_LINE, b'y');
+        assert!(one(&extension).unwrap_err().0.contains("chunk size line"));
+        let mut many = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec();
+        let chunk = format!("1;{}\r\na\r\n", "e".repeat(MAX_CHUNK_LINE - 16));
+        while many.len() <= MAX_BODY + MAX_HEAD + chunk.len() {
+            many.extend_from_slice(chunk.as_bytes());
+        }
+        assert!(one(&many).unwrap_err().0.contains("framing"));
     }
 
     #[test]

@@ -1,23 +1,27 @@
 //! shootout-load: closed- and open-loop HTTP/1.1 and WebSocket load with corrected latency.
 
+pub mod check;
 pub mod cli;
 pub mod conn;
 pub mod http;
 pub mod output;
 pub mod request;
+pub mod schedule;
 pub mod stats;
 pub mod sys;
 pub mod timer;
+pub mod visitor;
 pub mod worker;
 pub mod ws;
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use cli::Config;
 use output::Report;
+use schedule::Window;
 use stats::Stats;
-use worker::{Clock, Worker};
+use worker::Worker;
 
 /// File descriptors kept free beyond one per connection (std streams, poll instances, the binary itself).
 const SPARE_FDS: u64 = 256;
@@ -32,13 +36,12 @@ pub fn run(config: Config) -> Result<Report, String> {
         ));
     }
     let config = Arc::new(config);
-    let start = Instant::now();
-    let clock = Clock { start, measure: start + config.warmup, end: start + config.warmup + config.duration };
     let threads = config.threads;
+    let window = Arc::new(Window::new(Instant::now(), config.warmup, config.duration, threads));
     let mut workers = Vec::with_capacity(threads);
     for index in 0..threads {
-        let share = worker::share(config.connections, index, threads);
-        let worker = Worker::new(Arc::clone(&config), clock, index, threads, share)
+        let share = schedule::share(config.connections, index, threads);
+        let worker = Worker::new(Arc::clone(&config), Arc::clone(&window), index, threads, share)
             .map_err(|e| format!("cannot create an event loop: {e}"))?;
         let handle = std::thread::Builder::new()
             .name(format!("load-{index}"))
@@ -46,12 +49,23 @@ pub fn run(config: Config) -> Result<Report, String> {
             .map_err(|e| format!("cannot start a thread: {e}"))?;
         workers.push(handle);
     }
-    std::thread::sleep(clock.measure.saturating_duration_since(Instant::now()));
+    // The client's CPU is taken over the measured window only, like everything else reported.
+    let measure = loop {
+        if let Some(measure) = window.measure() {
+            break measure;
+        }
+        if workers.iter().any(|w| w.is_finished()) {
+            break Instant::now(); // a thread ended early (its poll failed): join reports what it had
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    std::thread::sleep(measure.saturating_duration_since(Instant::now()));
     let cpu_before = sys::cpu_seconds();
     let mut stats = Stats::new();
     for handle in workers {
         stats.merge(handle.join().map_err(|_| "a load thread panicked".to_string())?);
     }
     let cpu = sys::cpu_seconds() - cpu_before;
-    Ok(Report::new(&config, stats, config.duration, cpu))
+    let connect_s = window.connect_time().unwrap_or_default().as_secs_f64();
+    Ok(Report::new(&config, stats, connect_s, cpu))
 }

@@ -2,7 +2,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::time::Duration;
 
 use hdrhistogram::Histogram;
 use serde::Serialize;
@@ -64,13 +63,21 @@ pub struct Burst {
 pub struct Report {
     pub version: &'static str,
     pub mode: &'static str,
+    /// Valid answers in the measured window: the throughput.
     pub requests: u64,
+    /// Every complete answer in the window, valid or not.
+    pub responses_total: u64,
+    /// Requests in the latency histogram without an answer (timed out, in flight or unsent at the end).
+    pub unfinished: u64,
     pub duration_s: f64,
+    /// From the start until every first connection had connected (or upgraded) or failed; not measured.
+    pub connect_s: f64,
     pub rps: f64,
     pub bytes_read: u64,
     pub connections: usize,
     pub threads: usize,
     pub pipeline: usize,
+    pub keepalive: bool,
     pub sessions: bool,
     pub validated: bool,
     pub websocket: bool,
@@ -91,8 +98,8 @@ pub struct Report {
 }
 
 impl Report {
-    pub fn new(config: &Config, stats: Stats, duration: Duration, client_cpu_s: f64) -> Self {
-        let duration_s = duration.as_secs_f64();
+    pub fn new(config: &Config, stats: Stats, connect_s: f64, client_cpu_s: f64) -> Self {
+        let duration_s = config.duration.as_secs_f64();
         let rps = stats.requests as f64 / duration_s;
         let empty = stats::Second::default();
         let timeline = (0..duration_s.ceil() as usize)
@@ -110,12 +117,16 @@ impl Report {
             version: env!("CARGO_PKG_VERSION"),
             mode: if config.rate.is_some() { "open" } else { "closed" },
             requests: stats.requests,
+            responses_total: stats.responses_total,
+            unfinished: stats.unfinished,
             duration_s,
+            connect_s,
             rps,
             bytes_read: stats.bytes_read,
             connections: config.connections,
             threads: config.threads,
             pipeline: config.pipeline,
+            keepalive: config.keepalive,
             sessions: config.sessions,
             validated: config.validates_body() || config.websocket.is_some(),
             websocket: config.websocket.is_some(),
@@ -154,15 +165,21 @@ impl Report {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "{} loop, {} connections, {} threads, {:.1}s: {} requests, {:.0} req/s, {:.1} MB read",
+            "{} loop, {} connections{}, {} threads, {:.1}s after {:.2}s of connects: {} valid of {} responses, {:.0} req/s, {:.1} MB read",
             self.mode,
             self.connections,
+            if self.keepalive { "" } else { " (one per request)" },
             self.threads,
             self.duration_s,
+            self.connect_s,
             self.requests,
+            self.responses_total,
             self.rps,
             self.bytes_read as f64 / 1e6
         );
+        if self.unfinished > 0 {
+            let _ = writeln!(out, "  unfinished {} (timed out, or in flight or unsent at the end): in the latency at their age", self.unfinished);
+        }
         if let (Some(target), Some(kept)) = (self.target_rate, self.rate_kept) {
             let _ = writeln!(
                 out,

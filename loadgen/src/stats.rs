@@ -43,7 +43,12 @@ pub struct Second {
 pub struct Stats {
     pub latency: Histogram<u64>,
     pub service: Histogram<u64>,
+    /// Valid answers: the throughput.
     pub requests: u64,
+    /// Every complete answer, valid or not.
+    pub responses_total: u64,
+    /// Requests in the latency histogram without an answer: timed out, or in flight or unsent at the end.
+    pub unfinished: u64,
     pub bytes_read: u64,
     pub errors: [u64; 7],
     pub status_counts: Vec<u64>,
@@ -70,6 +75,8 @@ impl Stats {
             latency: histogram(),
             service: histogram(),
             requests: 0,
+            responses_total: 0,
+            unfinished: 0,
             bytes_read: 0,
             errors: [0; 7],
             status_counts: vec![0; 1000],
@@ -102,16 +109,34 @@ impl Stats {
         }
     }
 
-    /// A complete response: `latency_us` from the intended send, `service_us` from the actual send.
-    pub fn response(&mut self, second: usize, status: u16, latency_us: u64, service_us: u64) {
-        self.requests += 1;
+    /// A complete answer, valid or not (status 0: a WebSocket echo).
+    pub fn answered(&mut self, status: u16) {
+        self.responses_total += 1;
         if let Some(n) = self.status_counts.get_mut(usize::from(status)) {
             *n += 1;
         }
+    }
+
+    /// A valid answer: `latency_us` from the intended send, `service_us` from the actual send.
+    pub fn valid(&mut self, second: usize, latency_us: u64, service_us: u64) {
+        self.requests += 1;
+        self.second(second).requests += 1;
+        self.record(latency_us, Some(service_us));
+    }
+
+    /// A request without an answer, at its age then; `service_us` is None if it was never sent.
+    pub fn unfinished(&mut self, second: usize, latency_us: u64, service_us: Option<u64>) {
+        self.unfinished += 1;
+        self.second(second);
+        self.record(latency_us, service_us);
+    }
+
+    fn record(&mut self, latency_us: u64, service_us: Option<u64>) {
         let latency_us = latency_us.max(LOWEST_US);
         self.latency.saturating_record(latency_us);
-        self.service.saturating_record(service_us.max(LOWEST_US));
-        self.second(second).requests += 1;
+        if let Some(service_us) = service_us {
+            self.service.saturating_record(service_us.max(LOWEST_US));
+        }
         self.current.saturating_record(latency_us);
     }
 
@@ -127,6 +152,8 @@ impl Stats {
         self.latency.add(&other.latency).expect("same histogram bounds");
         self.service.add(&other.service).expect("same histogram bounds");
         self.requests += other.requests;
+        self.responses_total += other.responses_total;
+        self.unfinished += other.unfinished;
         self.bytes_read += other.bytes_read;
         for (mine, theirs) in self.errors.iter_mut().zip(other.errors) {
             *mine += theirs;
@@ -153,17 +180,23 @@ mod tests {
     fn merged_threads_add_up() {
         let mut a = Stats::new();
         let mut b = Stats::new();
-        a.response(0, 200, 100, 50);
-        a.response(1, 200, 1000, 50);
-        b.response(1, 500, 10, 10);
+        a.answered(200);
+        a.valid(0, 100, 50);
+        a.answered(200);
+        a.valid(1, 1000, 50);
+        b.answered(500);
+        b.error(1, ErrorKind::Status);
+        b.unfinished(2, 1_000_000, Some(1_000_000));
         b.error(2, ErrorKind::Timeout);
         a.merge(b);
-        assert_eq!((a.requests, a.status_counts[200], a.status_counts[500]), (3, 2, 1));
+        assert_eq!((a.requests, a.responses_total, a.unfinished), (2, 3, 1));
+        assert_eq!((a.status_counts[200], a.status_counts[500]), (2, 1));
         assert_eq!(a.errors[ErrorKind::Timeout as usize], 1);
         let counts: Vec<_> = a.timeline.iter().map(|s| (s.requests, s.errors)).collect();
-        assert_eq!(counts, vec![(1, 0), (2, 0), (0, 1)]);
-        assert_eq!(a.timeline[1].buckets.iter().map(|b| b.1).sum::<u64>(), 2);
-        assert_eq!(buckets(&a.latency).iter().map(|b| b.1).sum::<u64>(), 3);
+        assert_eq!(counts, vec![(1, 0), (1, 1), (0, 1)]);
+        assert_eq!(a.timeline[2].buckets.iter().map(|b| b.1).sum::<u64>(), 1, "the timed-out request");
+        assert_eq!(buckets(&a.latency).iter().map(|b| b.1).sum::<u64>(), 3, "valid and unfinished, not invalid");
+        assert!(a.latency.value_at_quantile(1.0) >= 1_000_000);
     }
 
     #[test]

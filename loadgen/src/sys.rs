@@ -1,4 +1,4 @@
-//! The few operating-system calls std does not wrap: file-descriptor limit and CPU time used.
+//! The few operating-system facts std does not wrap: file-descriptor limit, CPU time and peak memory.
 
 /// Raises the soft RLIMIT_NOFILE to at least `wanted` (up to the hard limit, or beyond it when
 /// privileged); returns the limit now in force.
@@ -34,10 +34,28 @@ pub fn cpu_seconds() -> f64 {
     seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
-/// Peak resident set size of this process in KiB.
+/// Peak resident set size of this process in KiB: the kernel's high-water mark of our own memory
+/// (VmHWM). getrusage's ru_maxrss is not used: across the exec that started us it keeps the peak of
+/// the process that spawned us (a vfork-style spawn shares the parent's memory until the exec).
 pub fn peak_rss_kib() -> u64 {
-    // SAFETY: as in cpu_seconds.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
-    u64::try_from(usage.ru_maxrss).unwrap_or(0)
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+            line.split_whitespace().nth(1)?.parse().ok()
+        })
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn peak_rss_grows_with_what_we_touch() {
+        let before = peak_rss_kib();
+        let touched = std::hint::black_box(vec![1u8; 64 * 1024 * 1024]);
+        assert!(before > 0 && peak_rss_kib() >= before + 30 * 1024, "{before} KiB, then {} KiB", peak_rss_kib());
+        drop(touched);
+    }
 }

@@ -80,6 +80,10 @@ pub fn parse_frame(input: &[u8]) -> Result<Option<Frame>, ParseError> {
         }
         n => u64::from(n),
     };
+    // RFC 6455 5.5: control frames carry at most 125 bytes and are never fragmented.
+    if opcode >= OP_CLOSE && (len > 125 || b0 & 0x80 == 0) {
+        return Err(ParseError(format!("WebSocket control frame {opcode:#x} fragmented or longer than 125 bytes")));
+    }
     if len > MAX_BODY as u64 {
         return Err(ParseError(format!("WebSocket frame of {len} bytes exceeds the {MAX_BODY}-byte limit")));
     }
@@ -97,13 +101,18 @@ pub fn parse_frame(input: &[u8]) -> Result<Option<Frame>, ParseError> {
     Ok(Some(Frame { fin: b0 & 0x80 != 0, opcode, consumed: end, payload: (at, end), masked }))
 }
 
-/// Appends a frame's payload to `out`, unmasking it if the server masked it.
-pub fn append_payload(input: &[u8], frame: &Frame, out: &mut Vec<u8>) {
+/// Appends a frame's payload to `out`, unmasking it if the server masked it; a message reassembled
+/// from fragments may not grow beyond the one-frame limit.
+pub fn append_payload(input: &[u8], frame: &Frame, out: &mut Vec<u8>) -> Result<(), ParseError> {
     let data = &input[frame.payload.0..frame.payload.1];
+    if out.len() + data.len() > MAX_BODY {
+        return Err(ParseError(format!("WebSocket message exceeds the {MAX_BODY}-byte limit")));
+    }
     match frame.masked {
         None => out.extend_from_slice(data),
         Some(key) => out.extend(data.iter().enumerate().map(|(i, b)| b ^ key[i % 4])),
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -116,7 +125,7 @@ mod tests {
         let f = parse_frame(&bytes).unwrap().unwrap();
         assert!(f.fin && f.opcode == OP_TEXT && f.consumed == bytes.len());
         let mut out = Vec::new();
-        append_payload(&bytes, &f, &mut out);
+        append_payload(&bytes, &f, &mut out).unwrap();
         assert_eq!(out, b"hello");
     }
 
@@ -133,5 +142,17 @@ mod tests {
         assert!(parse_frame(&[0x83, 0]).is_err());
         assert!(parse_frame(&[0xC1, 0]).is_err());
         assert!(parse_frame(&[0x81, 127, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]).is_err());
+        assert!(parse_frame(&[0x89, 126, 0, 200]).is_err(), "a ping longer than 125 bytes");
+        assert!(parse_frame(&[0x09, 0]).is_err(), "a fragmented ping");
+    }
+
+    #[test]
+    fn fragments_cannot_outgrow_the_limit() {
+        let piece = vec![b'a'; MAX_BODY / 2 + 1];
+        let bytes = frame(OP_CONTINUATION, &piece, [0; 4]);
+        let f = parse_frame(&bytes).unwrap().unwrap();
+        let mut message = Vec::new();
+        append_payload(&bytes, &f, &mut message).unwrap();
+        assert!(append_payload(&bytes, &f, &mut message).unwrap_err().0.contains("message exceeds"));
     }
 }

@@ -241,6 +241,21 @@ pub fn load(args: &[&str]) -> Report {
     report
 }
 
+/// Runs the shootout-load binary as a child with `--json` and returns its document, so that what it
+/// reports about itself (peak RSS, file descriptors) is its own and not the test process's.
+pub fn load_child(args: &[&str]) -> serde_json::Value {
+    let done = std::process::Command::new(env!("CARGO_BIN_EXE_shootout-load"))
+        .arg("--json")
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("the shootout-load binary runs");
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert!(done.status.success(), "shootout-load failed: {stderr}");
+    eprint!("{stderr}");
+    serde_json::from_slice(&done.stdout).unwrap_or_else(|e| panic!("no JSON ({e}): {stderr}"))
+}
+
 pub fn url(port: u16, path: &str) -> String {
     format!("http://127.0.0.1:{port}{path}")
 }

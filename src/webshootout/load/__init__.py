@@ -5,5 +5,6 @@ from .base import DriverError, LoadResult, LoadSpec
 
 DRIVERS = {"native": native.run, "wrk": wrk.run, "ab": ab.run}
 WEBSOCKET_DRIVERS = {"native"}
+IN_PROCESS_WARMUP = {"native"}  # drivers that warm up and measure over the same connections
 
-__all__ = ["DRIVERS", "WEBSOCKET_DRIVERS", "DriverError", "LoadResult", "LoadSpec"]
+__all__ = ["DRIVERS", "IN_PROCESS_WARMUP", "WEBSOCKET_DRIVERS", "DriverError", "LoadResult", "LoadSpec"]

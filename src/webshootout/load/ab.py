@@ -54,7 +54,8 @@ def _number(fields: dict[str, str], name: str, default: str | None = None) -> fl
         raise DriverError(f"ab's {name!r} is not a number: {raw!r}") from None
 
 
-def parse(summary: str, percentiles: str, client_cpu_s: float, sessions_requested: bool) -> LoadResult:
+def parse(summary: str, percentiles: str, client_cpu_s: float, sessions_requested: bool,
+          keepalive: bool = True) -> LoadResult:
     fields = parse_summary(summary)
     requests = int(_number(fields, "Complete requests"))
     duration = _number(fields, "Time taken for tests")
@@ -69,18 +70,23 @@ def parse(summary: str, percentiles: str, client_cpu_s: float, sessions_requeste
                       duration_s=duration, rps=requests / duration if duration > 0 else 0.0,
                       bytes_read=int(_number(fields, "Total transferred", "0")), latency_us=latency,
                       errors=errors_of(read=failed, status=non_2xx), client_cpu_s=client_cpu_s,
-                      validated=False, sessions=False, notes=notes)
+                      validated=False, sessions=False, notes=notes, keepalive=keepalive)
+
+
+def argv(spec: LoadSpec, csv_path: Path) -> list[str]:
+    """ab's command line; without -k it opens a connection per request, its "Total" times include the connect."""
+    spec.require_closed_loop("ab")
+    keepalive = ["-k"] if spec.keepalive else []
+    return ["ab", "-q", *keepalive, "-c", str(spec.connections), "-t", f"{max(1, round(spec.duration))}",
+            "-n", "100000000", "-s", f"{max(1, round(spec.timeout))}", "-e", str(csv_path), spec.url]
 
 
 def run(spec: LoadSpec, log: Path | None = None) -> LoadResult:
     if spec.target.websocket_message is not None:
         raise DriverError("ab cannot drive WebSocket workloads")
-    spec.require_closed_loop("ab")
     with tempfile.TemporaryDirectory(prefix="ab-") as tmp:
         csv_path = Path(tmp) / "percentiles.csv"
-        argv = ["ab", "-q", "-k", "-c", str(spec.connections), "-t", f"{max(1, round(spec.duration))}",
-                "-n", "100000000", "-s", f"{max(1, round(spec.timeout))}", "-e", str(csv_path), spec.url]
-        done, cpu = run_tool(argv, spec.cpus, spec.duration + 60, log)
+        done, cpu = run_tool(argv(spec, csv_path), spec.cpus, spec.duration + 60, log)
         if done.returncode != 0 or not csv_path.exists():
             raise DriverError(f"ab exited with {done.returncode}: {(done.stderr or done.stdout).strip()[-500:]}")
-        return parse(done.stdout, csv_path.read_text(), cpu, spec.target.sessions)
+        return parse(done.stdout, csv_path.read_text(), cpu, spec.target.sessions, spec.keepalive)

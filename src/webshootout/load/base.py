@@ -32,11 +32,22 @@ class LoadSpec:
     timeout: float = 5.0
     rate: float | None = None  # open loop at this many requests/s in total; None: closed loop
     burst: Burst | None = None  # concurrency steps during one run (closed loop)
+    warmup: float = 0.0  # seconds of load before the measured window, in the same run (native only)
+    keepalive: bool = True  # False: a new TCP connection for every request, its connect in the latency
+    pipeline: int = 1  # requests in flight per connection (HTTP/1.1 pipelining; native only)
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.pipeline, int) and self.pipeline >= 1):
+            raise ValueError(f"LoadSpec.pipeline: expected a whole number of at least 1, got {self.pipeline!r}")
+        if not 0 <= self.warmup < float("inf"):
+            raise ValueError(f"LoadSpec.warmup: expected a finite number of seconds >= 0, got {self.warmup!r}")
 
     def require_closed_loop(self, tool: str) -> None:
         """wrk and ab only keep a fixed number of connections busy: refuse what they would silently ignore."""
         if self.rate is not None or self.burst is not None:
             raise DriverError(f"{tool} cannot run open-loop rates or bursts; use --driver native")
+        if self.pipeline > 1:
+            raise DriverError(f"{tool} cannot pipeline requests (pipeline = {self.pipeline}); use --driver native")
 
     @property
     def url(self) -> str:
@@ -64,6 +75,9 @@ class LoadResult:
     achieved_rate: float | None = None
     timeline: list[dict] | None = None  # per second: second, requests, errors, p99_us
     latency_histogram: list[list[int]] | None = None  # [value_us, count] per non-empty HDR bucket, mergeable
+    connect_s: float | None = None  # time to open every connection, outside the measured window
+    responses_total: int | None = None  # every answer, valid or not; `requests` counts the valid ones
+    keepalive: bool = True  # False: the load opened a new connection for every request
 
     def to_dict(self) -> dict:
         data = asdict(self)

@@ -26,6 +26,12 @@ def argv(spec: LoadSpec, program: str = "shootout-load") -> list[str]:
     target = spec.target
     args = [program, "--json", "-c", str(spec.connections), "-t", str(max(1, min(spec.threads, spec.connections))),
             "-d", f"{spec.duration:g}s", "--timeout", f"{spec.timeout:g}s"]
+    if spec.warmup > 0:
+        args += ["--warmup", f"{spec.warmup:g}s"]
+    if spec.pipeline > 1:
+        args += ["--pipeline", str(spec.pipeline)]
+    if not spec.keepalive:
+        args.append("--no-keepalive")
     if spec.rate is not None:
         args += ["--rate", f"{spec.rate:g}"]
     if spec.burst is not None:
@@ -50,20 +56,30 @@ def _latency(data: dict, key: str) -> dict[str, float | None]:
     return {name: None if block[name] is None else float(block[name]) for name in LATENCY_KEYS}
 
 
-def parse(data: dict, client_cpu_s: float) -> LoadResult:
+def _optional(data: dict, key: str, kind: type):
+    """A field older shootout-load builds did not print."""
+    return None if data.get(key) is None else kind(data[key])
+
+
+def parse(data: dict) -> LoadResult:
     """A LoadResult from shootout-load's JSON (schemas/shootout-load.schema.json)."""
     try:
+        # shootout-load's own CPU time over the measured window, not the child's rusage: that would add
+        # start-up, connects and warm-up, and the client-bound flag compares CPU with the window alone.
         result = LoadResult(
             driver="native", requests=int(data["requests"]), duration_s=float(data["duration_s"]),
             rps=float(data["rps"]), bytes_read=int(data["bytes_read"]), latency_us=_latency(data, "latency_us"),
-            errors=errors_of(**data["errors"]), client_cpu_s=client_cpu_s, validated=bool(data["validated"]),
+            errors=errors_of(**data["errors"]), client_cpu_s=float(data["client_cpu_s"]),
+            validated=bool(data["validated"]),
             sessions=bool(data["sessions"]), status_counts={str(k): int(v) for k, v in data["status_counts"].items()},
             service_time_us=_latency(data, "service_time_us"), mode=str(data["mode"]),
             target_rate=None if data["target_rate"] is None else float(data["target_rate"]),
             achieved_rate=float(data["achieved_rate"]),
             timeline=[{"second": int(s["second"]), "requests": int(s["requests"]), "errors": int(s["errors"]),
                        "p99_us": s["p99_us"]} for s in data["timeline"]],
-            latency_histogram=[[int(value), int(count)] for value, count in data["histogram"]])
+            latency_histogram=[[int(value), int(count)] for value, count in data["histogram"]],
+            connect_s=_optional(data, "connect_s", float), responses_total=_optional(data, "responses_total", int),
+            keepalive=bool(data.get("keepalive", True)))
     except (KeyError, TypeError, ValueError) as exc:
         raise DriverError(f"shootout-load's JSON lacks or mistypes {exc}: {str(data)[:300]}") from None
     if data.get("rate_kept") is False:
@@ -73,11 +89,13 @@ def parse(data: dict, client_cpu_s: float) -> LoadResult:
 
 
 def run(spec: LoadSpec, log: Path | None = None) -> LoadResult:
-    done, cpu = run_tool(argv(spec, str(binary())), spec.cpus, spec.duration + 60, log)
+    # The connects and the warm-up come before the window; the timeout may hold each connect up.
+    allowed = spec.warmup + spec.duration + spec.timeout + 60
+    done, _ = run_tool(argv(spec, str(binary())), spec.cpus, allowed, log)
     if done.returncode != 0:
         raise DriverError(f"shootout-load exited with {done.returncode}: {done.stderr.strip()[-500:]}")
     try:
         data = json.loads(done.stdout)
     except ValueError as exc:
         raise DriverError(f"shootout-load printed no JSON ({exc}): {done.stdout[:300]!r}") from None
-    return parse(data, cpu)
+    return parse(data)

@@ -32,6 +32,10 @@ def run(spec: LoadSpec, log: Path | None = None) -> LoadResult:
     if spec.target.websocket_message is not None:
         raise DriverError("wrk cannot drive WebSocket workloads")
     spec.require_closed_loop("wrk")
+    if not spec.keepalive:
+        # wrk reconnects when a server closes, but starts its clock after the connect: the cost a
+        # connection per request is about would be left out of the latency.
+        raise DriverError("wrk cannot time a connection per request (keepalive off); use --driver native or ab")
     with tempfile.TemporaryDirectory(prefix="wrk-") as tmp:
         out = Path(tmp) / "summary.json"
         argv = ["wrk", "-t", str(spec.threads), "-c", str(max(spec.connections, spec.threads)),

@@ -1,0 +1,375 @@
+//! One thread's event loop: its share of the connections, its own histograms, no shared state but the
+//! window. This file keeps the connections' life cycle (connect, send, time out, close, back off);
+//! `receive` turns bytes read into answers, `record` counts them, `steps` follows the window and bursts.
+
+mod receive;
+mod record;
+mod steps;
+
+use std::collections::VecDeque;
+use std::io;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use mio::net::TcpStream;
+use mio::{Events, Interest, Poll, Token};
+
+use crate::cli::Config;
+use crate::conn::{Conn, InFlight, State};
+use crate::schedule::{self, Pacing, Window};
+use crate::stats::{ErrorKind, Stats};
+use crate::timer::Timer;
+use crate::visitor::Visitor;
+use crate::ws;
+
+/// How often connections are checked for timeouts and back-offs.
+const SCAN: Duration = Duration::from_millis(20);
+/// Connects in progress at once per thread, so a listen backlog is not flooded.
+const STAGE: usize = 256;
+const READ_BUFFER: usize = 64 * 1024;
+/// The open-loop timer's token; connections are numbered from 0.
+const TIMER: Token = Token(usize::MAX);
+
+pub struct Worker {
+    config: Arc<Config>,
+    window: Arc<Window>,
+    index: usize,
+    threads: usize,
+    poll: Poll,
+    conns: Vec<Conn>,
+    stats: Stats,
+    rng: fastrand::Rng,
+    scratch: Vec<u8>,
+    decoded: Vec<u8>,
+    to_connect: VecDeque<usize>,
+    /// Connections handed to `to_connect` so far; a burst releases more at each step.
+    released: usize,
+    connecting: usize,
+    /// This thread's first connections not yet connected (or upgraded) or failed.
+    unsettled: usize,
+    /// The window's start and end once every thread has settled.
+    measure: Option<Instant>,
+    end: Option<Instant>,
+    measuring: bool,
+    /// Open loop: connections able to take a request, and the schedule.
+    idle: VecDeque<usize>,
+    pacing: Option<Pacing>,
+    timer: Option<Timer>,
+    /// Connections whose reads stopped at the per-event cap with data left.
+    unread: Vec<usize>,
+    /// A refused cookie was reported already (once per thread is enough to name the problem).
+    warned: bool,
+}
+
+impl Worker {
+    pub fn new(config: Arc<Config>, window: Arc<Window>, index: usize, threads: usize, connections: usize) -> io::Result<Self> {
+        let released = match config.burst.first() {
+            Some(&first) => schedule::share(first, index, threads),
+            None => connections,
+        };
+        let mut rng = fastrand::Rng::new();
+        let conns = (0..connections)
+            .map(|i| {
+                let visitor = Visitor::new(&config.template, &mut rng);
+                let mask = rng.u32(..).to_be_bytes();
+                let frame = match &config.websocket {
+                    Some((_, message)) => ws::frame(ws::OP_TEXT, message, mask),
+                    None => Vec::new(),
+                };
+                // Connections a later burst step opens belong to that step, not to the window's start.
+                Conn::new(window.start, visitor, mask, frame, i >= released)
+            })
+            .collect();
+        let poll = Poll::new()?;
+        let (pacing, timer) = match config.rate {
+            Some(rate) => (Some(Pacing::new(rate, index, threads, window.start)), Some(Timer::new(poll.registry(), TIMER)?)),
+            None => (None, None),
+        };
+        Ok(Worker {
+            poll,
+            pacing,
+            timer,
+            conns,
+            stats: Stats::new(),
+            rng,
+            scratch: vec![0; READ_BUFFER],
+            decoded: Vec::new(),
+            to_connect: (0..released).collect(),
+            released,
+            connecting: 0,
+            unsettled: released,
+            measure: None,
+            end: None,
+            measuring: false,
+            idle: VecDeque::new(),
+            unread: Vec::new(),
+            warned: false,
+            config,
+            window,
+            index,
+            threads,
+        })
+    }
+
+    pub fn run(mut self) -> Stats {
+        let mut events = Events::with_capacity(1024);
+        let mut next_scan = self.window.start;
+        if self.unsettled == 0 {
+            self.window.settled(self.window.start);
+        }
+        loop {
+            let now = Instant::now();
+            self.follow_window(now);
+            if let Some(end) = self.end.filter(|&end| now >= end) {
+                self.finish(end);
+                break;
+            }
+            if now >= next_scan {
+                self.scan(now);
+                next_scan = now + SCAN;
+            }
+            let next_step = self.release(now);
+            self.start_connects(now);
+            let mut wake = next_scan;
+            for at in [next_step, self.end, self.measure.filter(|_| !self.measuring)].into_iter().flatten() {
+                wake = wake.min(at);
+            }
+            if self.pacing.is_some() {
+                self.dispatch(now);
+                if let (false, Some(pacing), Some(timer)) = (self.idle.is_empty(), &self.pacing, self.timer.as_mut()) {
+                    timer.arm(pacing.due(), now);
+                }
+            }
+            let wait = if self.unread.is_empty() { wake.saturating_duration_since(now) } else { Duration::ZERO };
+            if let Err(e) = self.poll.poll(&mut events, Some(wait)) {
+                if e.kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                eprintln!("shootout-load: thread {}: poll failed: {e}", self.index);
+                // The other threads must not wait for this one's connections to open the window.
+                if std::mem::take(&mut self.unsettled) > 0 {
+                    self.window.settled(Instant::now());
+                }
+                break;
+            }
+            let now = Instant::now();
+            for event in events.iter() {
+                if event.token() == TIMER {
+                    if let Some(timer) = self.timer.as_mut() {
+                        timer.fired();
+                    }
+                    continue;
+                }
+                let idx = event.token().0;
+                match self.conns[idx].state {
+                    State::Closed => {}
+                    State::Connecting => self.on_connect(idx, event.is_error() || event.is_write_closed(), now),
+                    State::Handshake | State::Open => {
+                        if event.is_writable() && !self.conns[idx].out.is_empty() && !self.flush(idx, now) {
+                            continue;
+                        }
+                        let closing = event.is_read_closed() || event.is_error();
+                        if event.is_readable() || closing {
+                            self.on_readable(idx, closing, now);
+                        }
+                    }
+                }
+            }
+            self.read_unread(now);
+        }
+        self.stats.flush();
+        self.stats
+    }
+
+    fn start_connects(&mut self, now: Instant) {
+        while self.connecting < STAGE {
+            let Some(idx) = self.to_connect.pop_front() else { break };
+            let registered = TcpStream::connect(self.config.addr).and_then(|mut stream| {
+                self.poll.registry().register(&mut stream, Token(idx), Interest::READABLE | Interest::WRITABLE)?;
+                Ok(stream)
+            });
+            match registered {
+                Ok(stream) => {
+                    let conn = &mut self.conns[idx];
+                    conn.stream = Some(stream);
+                    conn.state = State::Connecting;
+                    conn.since = now;
+                    conn.answered = false;
+                    self.connecting += 1;
+                }
+                Err(_) => {
+                    self.error(ErrorKind::Connect, now);
+                    self.back_off(idx, now);
+                }
+            }
+        }
+    }
+
+    fn on_connect(&mut self, idx: usize, failed: bool, now: Instant) {
+        let Some(stream) = self.conns[idx].stream.as_ref() else { return };
+        let connected = match stream.take_error() {
+            Ok(None) if !failed => match stream.peer_addr() {
+                Ok(_) => stream.set_nodelay(true).is_ok(),
+                Err(e) if e.kind() == io::ErrorKind::NotConnected => return,
+                Err(_) => false,
+            },
+            _ => false,
+        };
+        if !connected {
+            self.error(ErrorKind::Connect, now);
+            self.drop_socket(idx);
+            self.back_off(idx, now);
+            return;
+        }
+        self.connecting -= 1;
+        let conn = &mut self.conns[idx];
+        match &self.config.websocket {
+            Some((handshake, _)) => {
+                conn.state = State::Handshake;
+                conn.since = now;
+                conn.out.extend_from_slice(handshake);
+                self.flush(idx, now);
+            }
+            None => {
+                conn.state = State::Open;
+                self.settle(idx, now);
+                self.ready(idx, now);
+            }
+        }
+    }
+
+    /// A connection can take requests: send in closed loop, offer it to the schedule in open loop.
+    pub(super) fn ready(&mut self, idx: usize, now: Instant) {
+        if self.end.is_some_and(|end| now >= end) {
+            return; // its answer could not be recorded any more
+        }
+        if self.pacing.is_some() {
+            let conn = &mut self.conns[idx];
+            if !conn.idle_queued {
+                conn.idle_queued = true;
+                self.idle.push_back(idx);
+            }
+            return;
+        }
+        // A connection per request: the request began when its slot asked for the connection.
+        let intended = if self.config.keepalive { now } else { self.conns[idx].wanted };
+        let room = self.config.pipeline.saturating_sub(self.conns[idx].in_flight.len());
+        if room > 0 {
+            for _ in 0..room {
+                self.queue_request(idx, intended, now);
+            }
+            self.flush(idx, now);
+        }
+    }
+
+    /// Open loop: every request whose time has come goes to the next idle connection.
+    fn dispatch(&mut self, now: Instant) {
+        while let (Some(&idx), Some(pacing)) = (self.idle.front(), self.pacing.as_mut()) {
+            if pacing.due() > now {
+                break;
+            }
+            self.idle.pop_front();
+            let conn = &mut self.conns[idx];
+            conn.idle_queued = false;
+            if conn.state != State::Open || conn.in_flight.len() >= self.config.pipeline {
+                continue;
+            }
+            let intended = pacing.take();
+            self.queue_request(idx, intended, now);
+            if self.flush(idx, now) && self.conns[idx].in_flight.len() < self.config.pipeline {
+                self.conns[idx].idle_queued = true;
+                self.idle.push_back(idx);
+            }
+        }
+    }
+
+    fn queue_request(&mut self, idx: usize, intended: Instant, now: Instant) {
+        let conn = &mut self.conns[idx];
+        if self.config.websocket.is_some() {
+            conn.out.extend_from_slice(&conn.frame);
+        } else {
+            conn.visitor.write_request(&self.config.template, &mut conn.out, &mut self.rng);
+        }
+        conn.in_flight.push_back(InFlight { intended, sent: now, counted: self.measuring });
+    }
+
+    /// Writes what is buffered; false if the connection failed.
+    pub(super) fn flush(&mut self, idx: usize, now: Instant) -> bool {
+        if self.conns[idx].flush().is_err() {
+            self.close(idx, Some(ErrorKind::Write), now);
+            return false;
+        }
+        true
+    }
+
+    /// Timeouts of connects, handshakes and requests; back-offs that have run out.
+    fn scan(&mut self, now: Instant) {
+        let timeout = self.config.timeout;
+        for idx in 0..self.conns.len() {
+            let conn = &self.conns[idx];
+            let (state, since, retry_at) = (conn.state, conn.since, conn.retry_at);
+            let overdue = conn.in_flight.front().is_some_and(|r| now.saturating_duration_since(r.sent) > timeout);
+            match state {
+                State::Connecting | State::Handshake if now.saturating_duration_since(since) > timeout => {
+                    let kind = if state == State::Connecting { ErrorKind::Connect } else { ErrorKind::Timeout };
+                    self.close(idx, Some(kind), now);
+                }
+                State::Open if overdue => {
+                    for request in std::mem::take(&mut self.conns[idx].in_flight) {
+                        self.record_unfinished(request, now);
+                    }
+                    self.close(idx, Some(ErrorKind::Timeout), now);
+                }
+                State::Closed if retry_at.is_some_and(|at| at <= now) => {
+                    self.conns[idx].retry_at = None;
+                    self.reconnect(idx, now);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Counts the error if any and closes; reconnects at once if the connection had been answering,
+    /// after a growing back-off if not (so a refusing server is not hammered in a tight loop).
+    pub(super) fn close(&mut self, idx: usize, error: Option<ErrorKind>, now: Instant) {
+        if let Some(kind) = error {
+            self.error(kind, now);
+        }
+        let answered = self.conns[idx].answered;
+        self.drop_socket(idx);
+        if answered {
+            self.reconnect(idx, now);
+        } else {
+            self.back_off(idx, now);
+        }
+    }
+
+    fn reconnect(&mut self, idx: usize, now: Instant) {
+        self.conns[idx].wanted = now;
+        self.to_connect.push_back(idx);
+    }
+
+    fn back_off(&mut self, idx: usize, now: Instant) {
+        self.settle(idx, now);
+        let conn = &mut self.conns[idx];
+        conn.failures = conn.failures.saturating_add(1);
+        let delay = Duration::from_millis(10u64 << conn.failures.min(7)).min(Duration::from_secs(1));
+        conn.retry_at = Some(now + delay);
+    }
+
+    fn drop_socket(&mut self, idx: usize) {
+        let conn = &mut self.conns[idx];
+        if conn.state == State::Connecting {
+            self.connecting -= 1;
+        }
+        if let Some(mut stream) = conn.stream.take() {
+            let _ = self.poll.registry().deregister(&mut stream);
+        }
+        conn.state = State::Closed;
+        conn.unread = false;
+        conn.pending.clear();
+        conn.out.clear();
+        conn.in_flight.clear();
+        conn.message.clear();
+    }
+}

@@ -1,0 +1,260 @@
+//! Bytes read become answers: HTTP responses (and the WebSocket upgrade) or WebSocket frames, each
+//! checked and recorded. Reads per readiness event are capped so one flooding server cannot keep the
+//! thread from its other connections and its timeout scan.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::Worker;
+use crate::check;
+use crate::conn::{Received, State, MAX_OUT};
+use crate::http::{self, Response};
+use crate::stats::ErrorKind;
+use crate::ws;
+
+/// Reads of one connection per readiness event (each up to the 64 KiB read buffer).
+const MAX_READS: usize = 16;
+
+impl Worker {
+    /// `closing`: the peer's close was reported with the data, so read on until the end of file shows.
+    pub(super) fn on_readable(&mut self, idx: usize, closing: bool, now: Instant) {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        for reads in 0.. {
+            if reads == MAX_READS {
+                // Edge-triggered readiness will not report what is left: come back after the others.
+                let conn = &mut self.conns[idx];
+                if !conn.unread {
+                    conn.unread = true;
+                    self.unread.push(idx);
+                }
+                break;
+            }
+            match self.conns[idx].receive(&mut scratch) {
+                Received::End => {
+                    let pending = std::mem::take(&mut self.conns[idx].pending);
+                    self.consume(idx, &pending, true, now);
+                    break;
+                }
+                Received::Data(n) => {
+                    if self.recording(now) {
+                        self.stats.bytes_read += n as u64;
+                    }
+                    if !self.on_data(idx, &scratch[..n], now) {
+                        break;
+                    }
+                    // A short read emptied the socket; edge-triggered readiness reports new data later.
+                    if n < scratch.len() && !closing {
+                        break;
+                    }
+                }
+                Received::Nothing => break,
+                Received::Failed => {
+                    self.close(idx, Some(ErrorKind::Read), now);
+                    break;
+                }
+            }
+        }
+        self.scratch = scratch;
+        if self.conns[idx].stream.is_some() && !self.conns[idx].out.is_empty() {
+            self.flush(idx, now);
+        }
+    }
+
+    /// Connections whose reads hit the cap last time get their next turn.
+    pub(super) fn read_unread(&mut self, now: Instant) {
+        for idx in std::mem::take(&mut self.unread) {
+            if std::mem::replace(&mut self.conns[idx].unread, false) {
+                self.on_readable(idx, true, now);
+            }
+        }
+    }
+
+    /// New bytes: whole responses are handled straight from the read buffer, only a tail is kept.
+    fn on_data(&mut self, idx: usize, data: &[u8], now: Instant) -> bool {
+        let mut pending = std::mem::take(&mut self.conns[idx].pending);
+        let used = if pending.is_empty() {
+            let used = self.consume(idx, data, false, now);
+            if let Some(used) = used {
+                pending.extend_from_slice(&data[used..]);
+            }
+            used
+        } else {
+            pending.extend_from_slice(data);
+            let used = self.consume(idx, &pending, false, now);
+            if let Some(used) = used {
+                pending.drain(..used);
+            }
+            used
+        };
+        match used {
+            Some(_) => {
+                self.conns[idx].pending = pending;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Handles every complete response or frame at the start of `input`; returns the bytes used, or
+    /// None once the connection has been closed.
+    fn consume(&mut self, idx: usize, input: &[u8], eof: bool, now: Instant) -> Option<usize> {
+        let mut at = 0;
+        loop {
+            let rest = &input[at..];
+            if rest.is_empty() {
+                if eof {
+                    let kind = if self.conns[idx].in_flight.is_empty() { None } else { Some(ErrorKind::Read) };
+                    self.close(idx, kind, now);
+                    return None;
+                }
+                return Some(at);
+            }
+            let used = match self.conns[idx].state {
+                State::Open if self.config.websocket.is_some() => self.on_frame(idx, rest, eof, now),
+                State::Handshake | State::Open => self.on_response(idx, rest, eof, now),
+                State::Closed | State::Connecting => return None,
+            };
+            match used {
+                Some(0) if eof => {
+                    self.close(idx, Some(ErrorKind::Read), now);
+                    return None;
+                }
+                Some(0) => return Some(at),
+                Some(n) => at += n,
+                None => return None,
+            }
+        }
+    }
+
+    /// One HTTP response (or the WebSocket upgrade answer): Some(bytes used, 0 if incomplete).
+    fn on_response(&mut self, idx: usize, input: &[u8], eof: bool, now: Instant) -> Option<usize> {
+        let parsed = http::parse(input, eof, self.config.head_request, self.config.validates_body(), &mut self.decoded);
+        let response = match parsed {
+            Ok(Some(r)) => r,
+            Ok(None) => return Some(0),
+            Err(_) => {
+                // Cut short by the server's close is a read error; bytes that make no sense are a parse error.
+                let kind = if eof { ErrorKind::Read } else { ErrorKind::Parse };
+                self.close(idx, Some(kind), now);
+                return None;
+            }
+        };
+        if self.conns[idx].state == State::Handshake {
+            if response.status != 101 {
+                self.error(ErrorKind::Status, now);
+                self.close(idx, None, now);
+                return None;
+            }
+            let conn = &mut self.conns[idx];
+            conn.state = State::Open;
+            conn.answered = true;
+            self.settle(idx, now);
+            self.ready(idx, now);
+            return Some(response.consumed);
+        }
+        if response.status / 100 == 1 {
+            return Some(response.consumed);
+        }
+        if !self.complete(idx, &response, input, now) {
+            return None;
+        }
+        // A connection per request closes after its answer, whatever the server would do.
+        if response.close || !self.config.keepalive {
+            self.close(idx, None, now);
+            return None;
+        }
+        self.ready(idx, now);
+        Some(response.consumed)
+    }
+
+    /// Checks and records an answered request; false if the connection was closed.
+    fn complete(&mut self, idx: usize, response: &Response, input: &[u8], now: Instant) -> bool {
+        let Some(request) = self.conns[idx].in_flight.pop_front() else {
+            self.close(idx, Some(ErrorKind::Parse), now);
+            return false;
+        };
+        let config = Arc::clone(&self.config);
+        let conn = &mut self.conns[idx];
+        conn.answered = true;
+        conn.failures = 0;
+        let mut refused = None;
+        if config.sessions {
+            let mut changed = false;
+            for &(start, end) in &response.set_cookies {
+                match conn.visitor.set_cookie(&input[start..end]) {
+                    Ok(c) => changed |= c,
+                    Err(full) => refused = Some(full.0),
+                }
+            }
+            if changed {
+                conn.visitor.cookies_changed(&config.template, &mut self.rng);
+            }
+        }
+        let body = response.body(input, &self.decoded);
+        let mut outcome = check::response(&config, response.status, body, &mut conn.visitor.count);
+        if let Some(message) = refused {
+            // An answer whose cookies the visitor cannot keep breaks the session: it is not a valid one.
+            if !std::mem::replace(&mut self.warned, true) {
+                eprintln!("shootout-load: a response's Set-Cookie was refused: {message}");
+            }
+            outcome = Err(ErrorKind::Validation);
+        }
+        self.record_answer(request, response.status, outcome, now);
+        true
+    }
+
+    /// One WebSocket frame: echoes complete a round trip, pings are answered, close ends the connection.
+    fn on_frame(&mut self, idx: usize, input: &[u8], eof: bool, now: Instant) -> Option<usize> {
+        let frame = match ws::parse_frame(input) {
+            Ok(Some(f)) => f,
+            Ok(None) if eof => {
+                self.close(idx, Some(ErrorKind::Read), now);
+                return None;
+            }
+            Ok(None) => return Some(0),
+            Err(_) => {
+                self.close(idx, Some(ErrorKind::Parse), now);
+                return None;
+            }
+        };
+        let conn = &mut self.conns[idx];
+        match frame.opcode {
+            ws::OP_PING => {
+                if conn.out.len() > MAX_OUT {
+                    self.close(idx, Some(ErrorKind::Write), now);
+                    return None;
+                }
+                let mut payload = Vec::new();
+                // A control frame's payload is at most 125 bytes (parse_frame checked), far below the limit.
+                let _ = ws::append_payload(input, &frame, &mut payload);
+                // Sent once the reads of this event are done: a burst of pings costs one write.
+                conn.out.extend_from_slice(&ws::frame(ws::OP_PONG, &payload, conn.mask));
+            }
+            ws::OP_PONG => {}
+            ws::OP_CLOSE => {
+                let kind = if conn.in_flight.is_empty() { None } else { Some(ErrorKind::Read) };
+                self.close(idx, kind, now);
+                return None;
+            }
+            _ => {
+                if ws::append_payload(input, &frame, &mut conn.message).is_err() {
+                    self.close(idx, Some(ErrorKind::Parse), now);
+                    return None;
+                }
+                if frame.fin {
+                    let Some(request) = conn.in_flight.pop_front() else {
+                        self.close(idx, Some(ErrorKind::Parse), now);
+                        return None;
+                    };
+                    let outcome = check::echo(&self.config, &conn.message);
+                    conn.message.clear();
+                    conn.answered = true;
+                    conn.failures = 0;
+                    self.record_answer(request, 0, outcome, now);
+                    self.ready(idx, now);
+                }
+            }
+        }
+        Some(frame.consumed)
+    }
+}

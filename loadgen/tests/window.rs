@@ -1,0 +1,107 @@
+//! What counts and when: only valid answers are throughput, unanswered requests are in the latency at
+//! their age, the window opens once the connections are up, and a connection per request means one.
+
+mod support;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use support::{load, many, threaded, url};
+
+const HELLO: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello, World!";
+
+#[test]
+fn only_valid_answers_are_throughput() {
+    let served = Arc::new(AtomicUsize::new(0));
+    let server = threaded(move |mut peer| {
+        while peer.request().is_some() {
+            // Every second answer of the server is a fast 500.
+            let answer: &[u8] = if served.fetch_add(1, Ordering::SeqCst).is_multiple_of(2) {
+                HELLO
+            } else {
+                b"HTTP/1.1 500 Oops\r\nContent-Length: 4\r\n\r\noops"
+            };
+            if !peer.send(answer) {
+                return;
+            }
+        }
+    });
+    let r = load(&["-c", "4", "-t", "1", "-d", "1s", "--expect-body", "Hello, World!", &url(server.port, "/")]);
+    let invalid = r.errors["status"];
+    assert!(r.responses_total > 100, "{} responses", r.responses_total);
+    assert_eq!(r.responses_total, r.requests + invalid);
+    // Half of the answers, give or take the four connections' turns at the window's edges.
+    assert!(r.requests.abs_diff(invalid) <= 8, "{} valid, {invalid} invalid", r.requests);
+    assert_eq!((r.status_counts["200"], r.status_counts["500"]), (r.requests, invalid));
+    assert!((r.rps - r.requests as f64 / r.duration_s).abs() < 1e-6 && r.achieved_rate == r.rps);
+    assert_eq!(r.timeline.iter().map(|s| s.requests).sum::<u64>(), r.requests);
+    assert_eq!(r.histogram.iter().map(|b| b.1).sum::<u64>(), r.requests + r.unfinished);
+}
+
+#[test]
+fn timed_out_requests_are_in_the_tail() {
+    let served = Arc::new(AtomicUsize::new(0));
+    let server = threaded(move |mut peer| {
+        while peer.request().is_some() {
+            if served.fetch_add(1, Ordering::SeqCst) % 20 == 19 {
+                // Never answer this one: read on until the client gives up on the connection.
+                while peer.request().is_some() {}
+                return;
+            }
+            if !peer.send(HELLO) {
+                return;
+            }
+        }
+    });
+    let r = load(&["-c", "4", "-t", "1", "-d", "4s", "--timeout", "1s", &url(server.port, "/")]);
+    let p99 = r.latency_us.p99.unwrap();
+    eprintln!("{} valid, {} timeouts, {} unfinished, p99 {p99} us", r.requests, r.errors["timeout"], r.unfinished);
+    assert!(r.errors["timeout"] >= 4, "{:?}", r.errors);
+    assert!(r.unfinished >= r.errors["timeout"]);
+    assert!(p99 >= 1_000_000.0, "p99 {p99} us hides the requests that waited a second and more");
+    assert!(r.latency_us.max.unwrap() >= 1_000_000.0);
+}
+
+#[test]
+fn the_window_opens_after_the_connects() {
+    shootout_load::sys::raise_nofile(5_000).expect("RLIMIT_NOFILE can be raised for the test");
+    let server = many(HELLO);
+    let r = load(&["-c", "2000", "-t", "2", "-d", "3s", &url(server.server.port, "/")]);
+    let per_second: Vec<u64> = r.timeline.iter().map(|s| s.requests).collect();
+    eprintln!("2,000 connections: connects {:.3} s, requests per second {per_second:?}", r.connect_s);
+    assert_eq!(server.server.accepted.load(Ordering::SeqCst), 2000);
+    assert_eq!(r.error_total(), 0, "{:?}", r.errors);
+    assert!(r.connect_s > 0.0);
+    let rest = (per_second[1] + per_second[2]) as f64 / 2.0;
+    assert!(per_second[0] as f64 >= 0.75 * rest, "the first second is depressed: {per_second:?}");
+}
+
+/// A server that counts connections and requests, answering each request with `HELLO`.
+fn counting() -> support::Server {
+    threaded(|mut peer| {
+        while peer.request().is_some() {
+            if !peer.send(HELLO) {
+                return;
+            }
+        }
+    })
+}
+
+#[test]
+fn no_keepalive_opens_a_connection_per_request() {
+    let server = counting();
+    let r = load(&["-c", "2", "-t", "1", "-d", "1s", "--no-keepalive", "--expect-body", "Hello, World!", &url(server.port, "/")]);
+    let (accepted, requests) = (server.accepted.load(Ordering::SeqCst), server.requests.load(Ordering::SeqCst));
+    eprintln!("no keep-alive: {accepted} connections for {requests} requests, {} valid in the window", r.requests);
+    assert!(!r.keepalive && r.error_total() == 0, "{:?}", r.errors);
+    assert!(r.requests > 20 && requests as u64 >= r.requests);
+    // One request per connection; a connection accepted in the last instant may not have been read yet.
+    assert!(accepted >= requests && accepted <= requests + 2, "{accepted} connections, {requests} requests");
+    // The connect is part of each request's latency, not of its service time.
+    assert!(r.latency_us.mean.unwrap() > r.service_time_us.mean.unwrap());
+
+    let kept = counting();
+    let r = load(&["-c", "2", "-t", "1", "-d", "1s", &url(kept.port, "/")]);
+    assert!(r.keepalive && r.requests > 20 && r.error_total() == 0);
+    assert_eq!(kept.accepted.load(Ordering::SeqCst), 2, "keep-alive reuses its two connections");
+}
