@@ -118,6 +118,7 @@ class FakeDriver:
 
     rps: float = 10_000.0
     errors: int = 0
+    error_kind: str = "status"
     client_cpu_s: float = 0.1
     interrupt_at: int | None = None
     specs: list = field(default_factory=list)
@@ -128,6 +129,6 @@ class FakeDriver:
             raise KeyboardInterrupt
         requests = int(self.rps * spec.duration)
         return LoadResult(driver="fake", requests=requests, duration_s=spec.duration, rps=self.rps,
-                          bytes_read=requests * 100, latency_us=dict(LATENCY), errors=errors_of(status=self.errors),
+                          bytes_read=requests * 100, latency_us=dict(LATENCY), errors=errors_of(**{self.error_kind: self.errors}),
                           client_cpu_s=self.client_cpu_s * spec.duration, validated=True,
                           sessions=spec.target.sessions, status_counts={"200": requests})

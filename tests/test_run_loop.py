@@ -6,6 +6,7 @@ from fakes import FakeDatabase, FakeDriver, FakeStack
 from integration.helpers import make_settings
 from schemas import assert_valid_lines
 from webshootout.commands import check, run
+from webshootout.profiles import Profile
 from webshootout.results import RunDir
 
 IDS = ("flask", "starlette")
@@ -13,8 +14,10 @@ WORKLOADS = ("plaintext", "json")
 
 
 def _run(root, tmp_path, driver=None, stack=None, **kw):
+    tmp_path.mkdir(exist_ok=True)
     settings = make_settings(root, kw.pop("frameworks", IDS), out=tmp_path, workloads=kw.pop("workloads", WORKLOADS),
-                             trials=kw.pop("trials", 3), warmup=kw.pop("warmup", 0.0), **kw)
+                             trials=kw.pop("trials", 3), warmup=kw.pop("warmup", 0.0),
+                             driver=kw.pop("driver_name", "native"), **kw)
     driver, stack = driver or FakeDriver(), stack or FakeStack()
     code = run.run(settings, ["run"], driver=driver, stack=stack)
     (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
@@ -70,6 +73,13 @@ def test_flags_follow_the_result(root, tmp_path):
     assert trial["flags"] == ["client-bound", "errors"] and trial["client_cpu_percent"] == 95.0
 
 
+def test_a_stack_that_cannot_pipeline_is_flagged_as_such(root, tmp_path):
+    _, rundir, _, _ = _run(root, tmp_path, driver=FakeDriver(errors=15, error_kind="timeout"), frameworks=("flask",),
+                           workloads=("plaintext",), trials=1, profile=Profile(connections=(8,), pipeline=16))
+    (trial,) = _trials(rundir)
+    assert trial["flags"] == ["errors", "no-pipelining"]
+
+
 def test_a_failed_start_a_wrong_answer_a_death_and_a_leak_are_recorded_and_the_run_goes_on(root, tmp_path):
     stack = FakeStack(fails={"flask"}, wrong={("starlette", "json")}, leaks={"starlette"}, dies={"fastapi"})
     code, rundir, _, _ = _run(root, tmp_path, stack=stack, frameworks=("flask", "starlette", "fastapi", "sanic"),
@@ -86,9 +96,28 @@ def test_a_failed_start_a_wrong_answer_a_death_and_a_leak_are_recorded_and_the_r
 def test_the_server_settles_before_every_trial_and_every_check(root, tmp_path):
     _, _, driver, stack = _run(root, tmp_path, frameworks=("flask",), trials=3, warmup=1.0)
     settles = [e for e in stack.events if e[0] == "settle"]
-    # per workload: one before its check, one before its warm-up, one before each of 3 trials
-    assert len(settles) == len(WORKLOADS) * (1 + 1 + 3)
-    assert [s.duration for s in driver.specs[:4]] == [1.0, 2.0, 2.0, 2.0]
+    # per workload: one before its check, one before each of 3 trials
+    assert len(settles) == len(WORKLOADS) * (1 + 3)
+    # the native driver warms up inside each trial's own load: the point's warm-up first, then a short one
+    assert [(s.duration, s.warmup) for s in driver.specs[:3]] == [(2.0, 1.0), (2.0, 0.5), (2.0, 0.5)]
+
+
+def test_wrk_and_ab_warm_up_in_a_load_of_their_own(root, tmp_path):
+    _, _, driver, _ = _run(root, tmp_path, frameworks=("flask",), workloads=("plaintext",), trials=2, warmup=1.0,
+                           driver_name="wrk")
+    assert [(s.duration, s.warmup) for s in driver.specs] == [(1.0, 0.0), (2.0, 0.0), (2.0, 0.0)]
+
+
+def test_connection_per_request_and_pipelining_reach_the_driver_and_the_label(root, tmp_path):
+    profile = Profile(connections=(8,), keepalive_modes=(True, False))
+    _, rundir, driver, _ = _run(root, tmp_path, frameworks=("flask",), workloads=("plaintext",), trials=1,
+                                profile=profile)
+    assert [(s.keepalive, s.pipeline) for s in driver.specs] == [(True, 1), (False, 1)]
+    assert [t["point"] for t in _trials(rundir)] == ["c=8", "c=8 conn-per-request"]
+    profile = Profile(connections=(8,), pipeline=16)
+    _, rundir, driver, _ = _run(root, tmp_path / "p", frameworks=("flask",), workloads=("plaintext", "websocket"),
+                                trials=1, profile=profile)
+    assert [t["point"] for t in _trials(rundir)] == ["c=8 pipeline=16"]
 
 
 def test_check_uses_the_same_lifecycle(root, capsys):

@@ -10,7 +10,7 @@ def args(**kw):
     base = dict(frameworks=None, workloads=None, suite=None, duration=None, warmup=None, trials=None,
                 connections=None, driver=None, server_cpus=None, load_cpus=None, out=None, resume=None,
                 no_install=False, rate=None, rate_sweep=None, burst=None, hash_n=None, sessions=None, workers=None,
-                slo_p99_ms=None, websocket_rate=None)
+                slo_p99_ms=None, websocket_rate=None, keepalive=None, pipeline=None)
     return argparse.Namespace(**{**base, **kw})
 
 
@@ -42,7 +42,8 @@ def test_default_suite_only_without_a_selection(root):
     (dict(connections=""), "--connections"), (dict(connections="-4"), "--connections"),
     (dict(burst="1000,500"), "--burst"), (dict(burst="100,500:nan"), "--burst"), (dict(workers=-1), "--workers"),
     (dict(slo_p99_ms=float("nan")), "--slo-p99-ms"), (dict(websocket_rate=float("inf")), "--websocket-rate"),
-    (dict(hash_n="0"), "--hash-n"), (dict(trials=-2), "--trials"), (dict(rate_sweep="nan:5"), "--rate-sweep"), (dict(sessions="sometimes"), "--sessions"), (dict(load_cpus="x"), "--load-cpus"), (dict(suite="nope"), "nope"),
+    (dict(hash_n="0"), "--hash-n"), (dict(pipeline=0), "--pipeline"),
+    (dict(keepalive="off", rate="100"), "--keepalive"), (dict(keepalive="off", pipeline=4), "--keepalive"), (dict(trials=-2), "--trials"), (dict(rate_sweep="nan:5"), "--rate-sweep"), (dict(sessions="sometimes"), "--sessions"), (dict(load_cpus="x"), "--load-cpus"), (dict(suite="nope"), "nope"),
 ])
 def test_bad_flags_name_the_flag(root, kw, flag):
     with pytest.raises(SettingsError, match=flag):

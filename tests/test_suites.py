@@ -20,7 +20,8 @@ def test_committed_suites_load(root):
     ("rate = inf", "rate"), ("rate = [100, nan]", "rate"), ("slo_p99_ms = -1.0", "slo_p99_ms"),
     ("websocket_rate = nan", "websocket_rate"), ("burst = { steps = [500, 100] }", "burst.steps"),
     ("rate_sweep = { from = 10, to = inf }", "rate_sweep.to"), ("connections = []", "connections"),
-    ("workers = 0", "workers"), ("frameworks = []", "frameworks"),
+    ("workers = 0", "workers"), ("frameworks = []", "frameworks"), ("keepalive = 'sometimes'", "keepalive"),
+    ("pipeline = 0", "pipeline"), ("keepalive = false\nrate = 100", "keepalive"),
 ])
 def test_bad_suite_names_file_and_field(tmp_path, text, field):
     path = tmp_path / "bad.toml"

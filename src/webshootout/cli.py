@@ -9,7 +9,9 @@ from pathlib import Path
 
 from . import catalog, suites
 from .commands import check, clean, compare, report, run, setup
+from .commands import fairness as fairness_cmd
 from .commands import list as list_cmd
+from .commands import lab as lab_cmd
 from .load.base import DriverError
 from .provision import SetupError
 from .results import ResultsError, RunDir
@@ -49,6 +51,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--hash-n", metavar="N[,N...]", help="n for the hash workload, one point each (default 1)")
     p.add_argument("--sessions", choices=("sessions", "cookieless", "both"),
                    help="session workload: a visitor per connection, a new visitor per request, or both")
+    p.add_argument("--keepalive", choices=("on", "off", "both"),
+                   help="off: a new TCP connection for every request (its connect in the latency); both: each point twice")
+    p.add_argument("--pipeline", type=int, metavar="N", help="requests in flight per connection (HTTP/1.1 pipelining)")
     p.add_argument("--workers", type=int, metavar="N", help="WORKERS for every server (default: one per server CPU)")
     p.add_argument("--websocket-rate", type=float, metavar="R", help="WebSocket messages/s in total (default closed loop)")
     p.add_argument("--slo-p99-ms", type=float, metavar="MS",
@@ -68,6 +73,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("terminal", "markdown", "html"), default="terminal")
     p = sub.add_parser("clean", help="remove framework build output so the next setup rebuilds")
     p.add_argument("--frameworks", metavar="IDS", help="only these ids")
+    p = sub.add_parser("fairness", help="write docs/fairness.md from the manifests; list unexplained departures")
+    p.add_argument("--check", action="store_true", help="write nothing; exit 1 when docs/fairness.md is stale")
+    sub.add_parser("lab", help="three network namespaces with their own sshd, standing in for three hosts"
+                   ).add_argument("action", choices=lab_cmd.ACTIONS, help="up (writes a hosts file), down or status")
     return top
 
 
@@ -80,6 +89,10 @@ def main(argv: list[str] | None = None) -> int:
             return report.run(Path(args.run_dir), args.format)
         if args.command == "compare":
             return compare.run(Path(args.run_a), Path(args.run_b), args.format)
+        if args.command == "fairness":
+            return fairness_cmd.run(ROOT, check=args.check)
+        if args.command == "lab":
+            return lab_cmd.run(args.action)
         if getattr(args, "resume", None):
             settings = _resumed(args)
         else:

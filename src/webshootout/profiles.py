@@ -54,6 +54,8 @@ class Profile:
     websocket_rate: float | None = None  # messages per second in total; None: closed loop
     workers: int | None = None  # WORKERS for every server; None: one per server CPU
     slo_p99_ms: float = SLO_P99_MS
+    keepalive_modes: tuple[bool, ...] = (True,)  # False: a new TCP connection for every request
+    pipeline: int = 1  # requests in flight per connection (HTTP/1.1 pipelining)
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,8 @@ class Point:
     burst: Burst | None = None
     hash_n: int | None = None
     sessions: bool | None = None  # only for the session workload
+    keepalive: bool = True
+    pipeline: int = 1
 
     @property
     def mode(self) -> str:
@@ -82,6 +86,10 @@ class Point:
             parts.append(f"n={self.hash_n}")
         if self.sessions is False:
             parts.append("cookieless")
+        if self.pipeline > 1:
+            parts.append(f"pipeline={self.pipeline}")
+        if not self.keepalive:
+            parts.append("conn-per-request")
         return " ".join(parts)
 
 
@@ -97,6 +105,9 @@ def points(profile: Profile, workload: str, capacity: float | None = None) -> li
         rates.extend(profile.rate_sweep.rates(capacity))
     if workload == "websocket" and profile.websocket_rate is not None:
         rates = [profile.websocket_rate]
+    if workload != "websocket":  # a WebSocket stays open and has no HTTP pipelining
+        variants = [{**extra, "keepalive": keep, "pipeline": profile.pipeline}
+                    for extra in variants for keep in profile.keepalive_modes]
     found: list[Point] = []
     for extra in variants:
         if profile.burst is not None and workload != "websocket":  # a burst replaces the steady points
@@ -163,6 +174,13 @@ def parse_burst(value) -> Burst:
     return Burst(steps, _positive_number("burst.step_seconds", value.get("step_seconds", 5)))
 
 
+def parse_keepalive(value) -> tuple[bool, ...]:
+    modes = {True: (True,), False: (False,), "both": (True, False)}
+    if not isinstance(value, (bool, str)) or value not in modes:
+        raise ProfileError(f"keepalive: expected true, false or \"both\", got {value!r}")
+    return modes[value]
+
+
 def parse_sessions(value) -> tuple[bool, ...]:
     modes = {"sessions": (True,), "cookieless": (False,), "both": (True, False)}
     if value not in modes:
@@ -171,7 +189,7 @@ def parse_sessions(value) -> tuple[bool, ...]:
 
 
 KEYS = ("connections", "rate", "rate_sweep", "burst", "hash_n", "sessions", "websocket_rate", "workers",
-        "slo_p99_ms")
+        "slo_p99_ms", "keepalive", "pipeline")
 
 
 def parse(table: dict, base: Profile = Profile()) -> Profile:
@@ -198,4 +216,13 @@ def parse(table: dict, base: Profile = Profile()) -> Profile:
         fields["workers"] = _positive_ints("workers", table["workers"])[0]
     if "slo_p99_ms" in table:
         fields["slo_p99_ms"] = _positive_number("slo_p99_ms", table["slo_p99_ms"])
-    return Profile(**{**base.__dict__, **fields})
+    if "keepalive" in table:
+        fields["keepalive_modes"] = parse_keepalive(table["keepalive"])
+    if "pipeline" in table:
+        fields["pipeline"] = _positive_ints("pipeline", table["pipeline"])[0]
+    profile = Profile(**{**base.__dict__, **fields})
+    if False in profile.keepalive_modes and (profile.rates or profile.rate_sweep):
+        raise ProfileError("keepalive: a connection per request is closed loop only (no rate or rate_sweep)")
+    if False in profile.keepalive_modes and profile.pipeline > 1:
+        raise ProfileError("keepalive: a connection per request cannot pipeline (pipeline > 1)")
+    return profile

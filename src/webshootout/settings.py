@@ -117,9 +117,11 @@ def profile_flags(args) -> dict:
                           "step_seconds": _numbers("--burst", seconds or "5", float, "100,500,1000:5")[0]}
     if get("hash_n") is not None:
         table["hash_n"] = [int(v) for v in _numbers("--hash-n", get("hash_n"), int, "1,1000")]
-    for flag in ("sessions", "workers", "slo_p99_ms", "websocket_rate"):
+    for flag in ("sessions", "workers", "slo_p99_ms", "websocket_rate", "pipeline"):
         if get(flag) is not None:
             table[flag] = get(flag)
+    if get("keepalive") is not None:
+        table["keepalive"] = {"on": True, "off": False, "both": "both"}[get("keepalive")]
     return table
 
 
@@ -192,7 +194,7 @@ def build(args, root: Path, *, default_suite: str | None = None) -> Settings:
 # What a resumed run may not change: every trial of a run must be measured the same way.
 _FIXED = (("--suite", "suite_name"), ("--duration", "duration"), ("--warmup", "warmup"), ("--driver", "driver"),
           ("--server-cpus", "server_cpus"), ("--load-cpus", "load_cpus"))
-_PROFILE_FLAGS = {"rates": "--rate", "session_modes": "--sessions"}
+_PROFILE_FLAGS = {"rates": "--rate", "session_modes": "--sessions", "keepalive_modes": "--keepalive"}
 
 
 def resume_flags(now, then) -> argparse.Namespace:

@@ -24,6 +24,9 @@ from ..suites import Part
 from ..workloads import MODULES, Context
 
 CLIENT_BOUND_CPU = 90.0
+# Warm-up of every trial after a point's first, in the trial's own load process: its connections are new,
+# so their first requests (and the server's per-connection set-up) stay out of the window.
+TRIAL_WARMUP = 0.5
 
 Driver = Callable[..., LoadResult]  # (LoadSpec, log path) -> LoadResult
 
@@ -68,10 +71,12 @@ class Subject:
         return self.served.variant
 
 
-def flags_of(result: LoadResult, client_cpu: float) -> list[str]:
+def flags_of(result: LoadResult, client_cpu: float, point: Point) -> list[str]:
     flags = ["client-bound"] if client_cpu >= CLIENT_BOUND_CPU else []
     if sum(result.errors.values()):
         flags.append("errors")
+        if point.pipeline > 1 and (result.errors["timeout"] or result.errors["read"]):
+            flags.append("no-pipelining")  # answered the first request of a batch only: not slow, unable
     if result.target_rate and (result.achieved_rate or 0) < profiles.BELOW_RATE * result.target_rate:
         flags.append("below-rate")
     if result.requests == 0:  # e.g. a server that stopped answering: requests still in flight are no errors yet
@@ -107,7 +112,7 @@ def trial_line(subject: Subject, point: Point, trial: TrialId, result: LoadResul
             "server_cpu_percent": round(server.cpu_percent, 1), "server_rss_peak_mb": round(server.rss_peak_mb, 1),
             "server_rss_mean_mb": round(server.rss_mean_mb, 1), "server_memory_method": server.memory_method,
             "server_kernel_peak_mb": None if server.kernel_peak_mb is None else round(server.kernel_peak_mb, 1),
-            "database_cpu_percent": round(usages.database.cpu_percent, 1), "flags": flags_of(result, client_cpu)}
+            "database_cpu_percent": round(usages.database.cpu_percent, 1), "flags": flags_of(result, client_cpu, point)}
 
 
 def _target(workload: str, ctx: Context, point: Point):
@@ -208,23 +213,27 @@ class RunContext:
         if not todo:
             return rates, False
         where = f"{subject.variant.id} {subject.workload} {point.label}"
-        if warmup > 0:
+        inside = self.settings.driver in load.IN_PROCESS_WARMUP
+        if warmup > 0 and not inside:  # wrk and ab: a load of its own before the trials
             self._settle(subject)
             say(self.progress.line(f"{where} warm-up {warmup:g}s"))
-            self._drive(subject, point, warmup, burst=None)  # a burst warms up at its first step
-        for trial in todo:
-            say(self.progress.line(f"{where} trial {trial}/{self.settings.trials}"))
-            rates.append(self.trial(subject, point, trial))
+            self._drive(subject, dataclasses.replace(point, burst=None), warmup, 0.0)
+        for index, trial in enumerate(todo):
+            trial_warmup = (warmup if index == 0 else min(warmup, TRIAL_WARMUP)) if inside else 0.0
+            say(self.progress.line(f"{where} trial {trial}/{self.settings.trials}"
+                                   + (f" (warm-up {trial_warmup:g}s)" if trial_warmup else "")))
+            rates.append(self.trial(subject, point, trial, trial_warmup))
         return rates, True
 
-    def trial(self, subject: Subject, point: Point, trial: int) -> float:
+    def trial(self, subject: Subject, point: Point, trial: int, warmup: float) -> float:
         """One measured trial on a settled server and a freshly reset database; returns its req/s."""
         self._settle(subject)
         server, database = subject.served.samplers()
-        # Pinned first, so the samplers' threads start away from the server CPUs too.
+        # Pinned first, so the samplers' threads start away from the server CPUs too. The samplers cover
+        # the warm-up as well: the window's own CPU share is close to it once warm.
         with process.pin_harness(self.settings.server_cpus), server, database:
             result = self._drive(subject, point, point.burst.duration if point.burst else self.settings.duration,
-                                 point.burst)
+                                 warmup)
         if not subject.served.alive():
             raise StackFailed(f"the server exited (code {subject.served.exit_code()}) during "
                              f"{subject.workload} {point.label} trial {trial}")
@@ -249,10 +258,11 @@ class RunContext:
             except PostgresError as exc:
                 raise StackFailed(str(exc)) from None
 
-    def _drive(self, subject: Subject, point: Point, duration: float, burst) -> LoadResult:
+    def _drive(self, subject: Subject, point: Point, duration: float, warmup: float) -> LoadResult:
         ctx, cpus = subject.context, self.settings.load_cpus
         spec = LoadSpec(ctx.host, ctx.port, _target(subject.workload, ctx, point), point.connections, len(cpus),
-                        duration, cpus, rate=point.rate, burst=burst)
+                        duration, cpus, rate=point.rate, burst=point.burst, warmup=warmup,
+                        keepalive=point.keepalive, pipeline=point.pipeline)
         return self.driver(spec, self.rundir.logs / f"{subject.variant.id}.load.log")
 
 

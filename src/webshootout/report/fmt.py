@@ -55,6 +55,8 @@ FLAG_TEXTS = {
     "no-responses": "no-responses: a trial got no valid answer at all",
     "noisy": "noisy: req/s varies more than 5 % (coefficient of variation) across trials",
     "cookieless": "cookieless: driven without cookies, every request a new visitor",
+    "no-pipelining": "no-pipelining: pipelined requests after the first of a batch were never answered; the "
+                     "stack cannot pipeline, which says nothing of its speed",
 }
 
 

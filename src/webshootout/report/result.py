@@ -16,7 +16,7 @@ from . import stats
 NOISY_CV = 0.05
 PERCENTILES = (("p50", 50.0), ("p75", 75.0), ("p90", 90.0), ("p99", 99.0), ("p99_9", 99.9), ("p99_99", 99.99))
 # A row with one of these says more about the measurement than the framework: it is never ranked.
-DISQUALIFYING = ("errors", "client-bound", "below-rate", "no-responses")
+DISQUALIFYING = ("errors", "client-bound", "below-rate", "no-responses", "no-pipelining")
 
 
 def _latency(trials: list[dict]) -> dict:
