@@ -33,13 +33,15 @@ class Environment:
         return self.workers or len(self.cpus)
 
     @property
-    def db_pool(self) -> int:
-        """Database connections each server process may open (docs/fairness.md).
+    def db_pool_total(self) -> int:
+        """Database connections a server may open in all (docs/fairness.md): the pool-sizing rule of
+        PostgreSQL's wiki and HikariCP, 2 x database CPUs + 1; on one host PostgreSQL runs on the server CPUs."""
+        return 2 * len(self.cpus) + 1
 
-        The pool-sizing rule of PostgreSQL's own wiki and HikariCP, 2 x database CPUs + 1 in all, shared by
-        the WORKERS processes; on one host PostgreSQL runs on the server CPUs.
-        """
-        return max(1, -(-(2 * len(self.cpus) + 1) // self.worker_count))
+    @property
+    def db_pool(self) -> int:
+        """Each process's share of db_pool_total when the server runs WORKERS processes."""
+        return max(1, -(-self.db_pool_total // self.worker_count))
 
 
 def command_for(variant: Variant, port: int, workers: int) -> str:
@@ -50,7 +52,7 @@ def server_env(variant: Variant, env: Environment, port: int, run_dir: Path) -> 
     values = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/root"),
         "LANG": "C.UTF-8", "HOST": HOST, "PORT": str(port), "WORKERS": str(env.worker_count),
-        "DB_POOL": str(env.db_pool),
+        "DB_POOL": str(env.db_pool), "DB_POOL_TOTAL": str(env.db_pool_total),
         "SECRET_KEY": env.secret_key, "RUN_DIR": str(run_dir), **env.assets.env(),
     }
     if env.postgres is not None and env.postgres.connection is not None:

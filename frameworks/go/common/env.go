@@ -60,7 +60,7 @@ func loadEnv() (Env, error) {
 	env := Env{
 		Addr:        net.JoinHostPort(str("HOST"), str("PORT")),
 		Workers:     num("WORKERS"),
-		DBPool:      num("DB_POOL"),
+		DBPool:      num("DB_POOL_TOTAL"),
 		DatabaseURL: str("DATABASE_URL"),
 		HashFile:    HashFile(str("HASH_FILE")),
 		StaticDir:   str("STATIC_DIR"),
@@ -68,7 +68,8 @@ func loadEnv() (Env, error) {
 	return env, errors.Join(errs...)
 }
 
-// openPool sizes the pool from DB_POOL, min and max alike, as every stack does (docs/fairness.md).
+// openPool sizes the pool from DB_POOL_TOTAL, min and max alike: one process serves on every core, so it
+// holds the whole pool that multi-process stacks split into DB_POOL per process (docs/fairness.md).
 func openPool(ctx context.Context, env Env) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(env.DatabaseURL)
 	if err != nil {

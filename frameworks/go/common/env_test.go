@@ -12,7 +12,7 @@ func setAll(t *testing.T, values map[string]string) {
 }
 
 func validEnv() map[string]string {
-	return map[string]string{"HOST": "127.0.0.1", "PORT": "8080", "WORKERS": "2", "DB_POOL": "3",
+	return map[string]string{"HOST": "127.0.0.1", "PORT": "8080", "WORKERS": "2", "DB_POOL_TOTAL": "3",
 		"DATABASE_URL": "postgresql://u:p@127.0.0.1:5432/db", "HASH_FILE": "/tmp/h", "STATIC_DIR": "/tmp/s"}
 }
 
@@ -32,14 +32,14 @@ func TestLoadEnvReadsEveryVariable(t *testing.T) {
 func TestLoadEnvNamesEachBadVariable(t *testing.T) {
 	values := validEnv()
 	values["WORKERS"] = "zero"
-	values["DB_POOL"] = "0"
+	values["DB_POOL_TOTAL"] = "0"
 	values["HASH_FILE"] = ""
 	setAll(t, values)
 	_, err := loadEnv()
 	if err == nil {
 		t.Fatal("no error")
 	}
-	for _, want := range []string{`WORKERS="zero" is not a positive integer`, `DB_POOL="0" is not a positive integer`,
+	for _, want := range []string{`WORKERS="zero" is not a positive integer`, `DB_POOL_TOTAL="0" is not a positive integer`,
 		"HASH_FILE is not set"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %q", err, want)
