@@ -1,8 +1,7 @@
 'use strict';
 // webshootout workloads on Express 5 (see docs/workloads.md).
-// `node app.js` serves in one process, cluster.js loads it in each worker, and
+// `node app.js` serves in one process, `node ../common/cluster.js app.js` in WORKERS processes, and
 // `node app.js --sessions=sqlite` keeps the session counters in SQLite instead of PostgreSQL.
-const cluster = require('node:cluster');
 const crypto = require('node:crypto');
 const fs = require('node:fs/promises');
 const http = require('node:http');
@@ -10,46 +9,21 @@ const cookieParser = require('cookie-parser');
 const express = require('express');
 const { Pool } = require('pg');
 const { WebSocketServer } = require('ws');
+const { positiveInteger } = require('../common/env.js');
+const hashing = require('../common/hash.js');
+const { bump } = require('../common/sessions.js');
 
 const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL, SECRET_KEY } = process.env;
 const COOKIE = 'uid';
 const COOKIE_OPTIONS = { signed: true, httpOnly: true, sameSite: 'lax', path: '/' };
-const INTEGER = /^-?[0-9]+$/;
 
-// One event loop issues queries concurrently; the workers share about 16 connections in all.
-const processes = cluster.isWorker ? Number(process.env.WORKERS) || 1 : 1;
-const pool = new Pool({ connectionString: DATABASE_URL, max: Math.max(4, Math.ceil(16 / processes)) });
+// Each process opens at most DB_POOL connections (the fairness rule, docs/fairness.md).
+const poolSize = positiveInteger('DB_POOL');
+const pool = new Pool({ connectionString: DATABASE_URL, min: poolSize, max: poolSize });
 
 // A counter store: bump(uid) -> { fresh, count }, fresh being the new visitor's uid (else undefined).
 function postgresSessions() {
-  return {
-    async bump(uid) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const { rows } = uid === undefined ? { rows: [] } : await client.query(
-          'SELECT data FROM usersessions WHERE uid = $1 FOR UPDATE', [uid]);
-        let count, fresh;
-        if (rows.length === 0) {
-          fresh = crypto.randomBytes(16).toString('base64url');
-          count = 1;
-          await client.query('INSERT INTO usersessions (uid, data) VALUES ($1, $2)',
-            [fresh, JSON.stringify({ count })]);
-        } else {
-          count = JSON.parse(rows[0].data).count + 1;
-          await client.query('UPDATE usersessions SET data = $1 WHERE uid = $2',
-            [JSON.stringify({ count }), uid]);
-        }
-        await client.query('COMMIT');
-        return { fresh, count };
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw err;
-      } finally {
-        client.release();
-      }
-    },
-  };
+  return { bump: (uid) => bump(pool, uid) };
 }
 
 function sqliteSessions() {
@@ -63,7 +37,7 @@ function sqliteSessions() {
   const select = db.prepare('SELECT data FROM usersessions WHERE uid = ?');
   const insert = db.prepare('INSERT INTO usersessions (uid, data) VALUES (?, ?)');
   const update = db.prepare('UPDATE usersessions SET data = ? WHERE uid = ?');
-  const bump = db.transaction((uid) => {
+  const visit = db.transaction((uid) => {
     const row = uid === undefined ? undefined : select.get(uid);
     if (row === undefined) {
       const fresh = crypto.randomBytes(16).toString('base64url');
@@ -74,13 +48,18 @@ function sqliteSessions() {
     update.run(JSON.stringify({ count }), uid);
     return { fresh: undefined, count };
   });
-  return { bump: async (uid) => bump(uid) };
+  return { bump: async (uid) => visit(uid) };
 }
 
 const sessions = process.argv.includes('--sessions=sqlite') ? sqliteSessions() : postgresSessions();
 
 const app = express();
 app.disable('x-powered-by');
+// Express sets no Server header of its own; node's http module sets a current Date on every response.
+app.use((req, res, next) => {
+  res.set('Server', 'Express');
+  next();
+});
 app.use('/static', express.static(STATIC_DIR));
 app.use(cookieParser(SECRET_KEY));
 
@@ -109,14 +88,9 @@ app.get('/session', async (req, res) => {
 
 app.get('/hash', async (req, res) => {
   const raw = req.query.n;
-  const reason = raw === undefined ? 'missing query parameter n'
-    : typeof raw !== 'string' || !INTEGER.test(raw) ? 'n must be an integer'
-      : Number(raw) < 1 || Number(raw) > 100000 ? 'n must be between 1 and 100000' : null;
+  const reason = hashing.reason(raw);
   if (reason !== null) return res.status(400).type('text/plain').send(reason);
-  const n = Number(raw);
-  let digest = crypto.createHash('sha256').update(await fs.readFile(HASH_FILE)).digest();
-  for (let i = 1; i < n; i++) digest = crypto.createHash('sha256').update(digest).digest();
-  res.type('text/plain').send(digest.toString('hex'));
+  res.type('text/plain').send(hashing.iteratedSha256Hex(await fs.readFile(HASH_FILE), Number(raw)));
 });
 
 const server = http.createServer(app);

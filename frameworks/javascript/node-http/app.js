@@ -1,21 +1,22 @@
 'use strict';
 // webshootout workloads on node's own http module (see docs/workloads.md).
-// Loaded directly for one process, or by cluster.js in each worker.
-const cluster = require('node:cluster');
+// `node app.js` serves in one process, `node ../common/cluster.js app.js` in WORKERS processes.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const { Pool } = require('pg');
 const { WebSocketServer } = require('ws');
+const { positiveInteger } = require('../common/env.js');
+const hashing = require('../common/hash.js');
+const { bump } = require('../common/sessions.js');
 
 const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL } = process.env;
 const COOKIE = 'uid';
-const INTEGER = /^-?[0-9]+$/;
 
-// One event loop issues queries concurrently; the workers share about 16 connections in all.
-const processes = cluster.isWorker ? Number(process.env.WORKERS) || 1 : 1;
-const pool = new Pool({ connectionString: DATABASE_URL, max: Math.max(4, Math.ceil(16 / processes)) });
+// Each process opens at most DB_POOL connections (the fairness rule, docs/fairness.md).
+const poolSize = positiveInteger('DB_POOL');
+const pool = new Pool({ connectionString: DATABASE_URL, min: poolSize, max: poolSize });
 
 function send(res, status, type, body) {
   res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
@@ -42,48 +43,17 @@ function cookieValue(header, name) {
   return undefined;
 }
 
-// Reads and bumps the visitor's counter in one transaction; an unknown visitor gets a new uid.
-async function bump(uid) {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const { rows } = uid === undefined ? { rows: [] } : await client.query(
-      'SELECT data FROM usersessions WHERE uid = $1 FOR UPDATE', [uid]);
-    let count, fresh;
-    if (rows.length === 0) {
-      fresh = crypto.randomBytes(16).toString('base64url');
-      count = 1;
-      await client.query('INSERT INTO usersessions (uid, data) VALUES ($1, $2)',
-        [fresh, JSON.stringify({ count })]);
-    } else {
-      count = JSON.parse(rows[0].data).count + 1;
-      await client.query('UPDATE usersessions SET data = $1 WHERE uid = $2', [JSON.stringify({ count }), uid]);
-    }
-    await client.query('COMMIT');
-    return { fresh, count };
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
-}
-
 async function session(req, res) {
-  const { fresh, count } = await bump(cookieValue(req.headers.cookie, COOKIE));
+  const { fresh, count } = await bump(pool, cookieValue(req.headers.cookie, COOKIE));
   if (fresh !== undefined) res.setHeader('Set-Cookie', `${COOKIE}=${fresh}; Path=/; HttpOnly; SameSite=Lax`);
   text(res, `Count is ${count}`);
 }
 
 async function hash(req, res, query) {
   const raw = query.get('n');
-  if (raw === null) return text(res, 'missing query parameter n', 400);
-  if (!INTEGER.test(raw)) return text(res, 'n must be an integer', 400);
-  const n = Number(raw);
-  if (n < 1 || n > 100000) return text(res, 'n must be between 1 and 100000', 400);
-  let digest = crypto.createHash('sha256').update(await fs.promises.readFile(HASH_FILE)).digest();
-  for (let i = 1; i < n; i++) digest = crypto.createHash('sha256').update(digest).digest();
-  text(res, digest.toString('hex'));
+  const reason = hashing.reason(raw);
+  if (reason !== null) return text(res, reason, 400);
+  text(res, hashing.iteratedSha256Hex(await fs.promises.readFile(HASH_FILE), Number(raw)));
 }
 
 // node:http has no static handler: stream the file with its size, as a static server would.
@@ -118,6 +88,8 @@ async function route(req, res) {
 }
 
 const server = http.createServer((req, res) => {
+  // node's http sets a current Date on every response by itself, but no Server header.
+  res.setHeader('Server', 'Node.js');
   route(req, res).catch((err) => {
     console.error(err);
     if (!res.headersSent) text(res, 'internal error', 500);

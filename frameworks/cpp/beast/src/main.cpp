@@ -61,22 +61,25 @@ int main() {
   try {
     const Settings settings = Settings::from_environment();
     const tcp::endpoint endpoint(asio::ip::make_address(settings.host), settings.port);
-    // Queries do not block a thread, so a few connections per worker keep PostgreSQL busy; in total
-    // max(8, 4 x WORKERS), the pool size the Go implementations use.
-    const int connections = std::max(4, (8 + settings.workers - 1) / settings.workers);
+    // The process's DB_POOL connections are split over the threads (each thread's pool is its own, so
+    // no lock is needed); a thread gets at least one, so with fewer connections than threads the
+    // process opens one per thread.
+    const auto connections = [&settings](int thread) {
+      return std::max(1, settings.db_pool / settings.workers + (thread < settings.db_pool % settings.workers ? 1 : 0));
+    };
 
     std::vector<std::unique_ptr<Thread>> threads;
     std::random_device seed;
     for (int i = 0; i < settings.workers; ++i) {
       auto thread = std::make_unique<Thread>();
       thread->worker = std::make_unique<Worker>(
-          Worker{settings, pg::Pool(thread->io, settings.database_url, connections, statements()), std::mt19937(seed())});
+          Worker{settings, pg::Pool(thread->io, settings.database_url, connections(i), statements()), std::mt19937(seed())});
       listen(thread->acceptor, endpoint);
       asio::co_spawn(thread->io, accept(*thread->worker, thread->acceptor), asio::detached);
       threads.push_back(std::move(thread));
     }
-    std::cerr << "beast: listening on " << endpoint << " with " << settings.workers << " worker threads, "
-              << connections << " PostgreSQL connections each\n";
+    std::cerr << "beast: listening on " << endpoint << " with " << settings.workers << " worker threads and "
+              << std::max(settings.db_pool, settings.workers) << " PostgreSQL connections\n";
 
     std::vector<std::jthread> running;
     for (std::size_t i = 1; i < threads.size(); ++i) running.emplace_back([&io = threads[i]->io] { io.run(); });

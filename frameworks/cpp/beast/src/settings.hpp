@@ -7,6 +7,7 @@ struct Settings {
   std::string host;
   unsigned short port;
   int workers;
+  int db_pool;  // PostgreSQL connections the whole process may open (docs/fairness.md)
   std::string database_url;
   std::string hash_file;
   std::string static_dir;

@@ -15,6 +15,7 @@
 #include <array>
 #include <charconv>
 #include <cstring>
+#include <ctime>
 #include <exception>
 #include <optional>
 #include <string>
@@ -36,10 +37,33 @@ const std::vector<pg::Statement> kStatements = {
     {"session_update", "UPDATE usersessions SET data = $2 WHERE uid = $1"},
 };
 
+// Beast leaves Date to the application. Each thread formats it when the clock's second changes and
+// reuses it until then: current on every response, without a timer or a lock.
+const std::string& http_date() {
+  thread_local std::time_t shown = -1;
+  thread_local std::string value;
+  const std::time_t now = std::time(nullptr);
+  if (now != shown) {
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char buffer[32];
+    // The process never calls setlocale, so %a and %b are the C locale's English names IMF-fixdate wants.
+    value.assign(buffer, std::strftime(buffer, sizeof buffer, "%a, %d %b %Y %H:%M:%S GMT", &utc));
+    shown = now;
+  }
+  return value;
+}
+
+template <class Body>
+void stamp(http::response<Body>& response) {
+  response.set(http::field::server, BOOST_BEAST_VERSION_STRING);
+  response.set(http::field::date, http_date());
+}
+
 StringResponse text(const Request& request, http::status status, std::string body,
                     std::string_view type = "text/plain; charset=utf-8") {
   StringResponse response{status, request.version()};
-  response.set(http::field::server, BOOST_BEAST_VERSION_STRING);
+  stamp(response);
   response.set(http::field::content_type, type);
   response.keep_alive(request.keep_alive());
   response.body() = std::move(body);
@@ -230,7 +254,7 @@ Response static_file(Worker& worker, const Request& request, std::string_view re
   const auto size = body.size();
   FileResponse response{std::piecewise_construct, std::make_tuple(std::move(body)),
                         std::make_tuple(http::status::ok, request.version())};
-  response.set(http::field::server, BOOST_BEAST_VERSION_STRING);
+  stamp(response);
   response.set(http::field::content_type, mime_type(path));
   response.content_length(size);
   response.keep_alive(request.keep_alive());

@@ -3,12 +3,15 @@
 use actix_web::{
     App, HttpRequest, HttpResponse, HttpServer, Responder, error, get,
     cookie::{Cookie, SameSite},
-    http::StatusCode,
+    http::{StatusCode, header},
+    middleware::DefaultHeaders,
     web,
 };
 use serde::Serialize;
 use shootout_common::env::Env;
 use shootout_common::workloads::{self, HashQuery, Pool, SESSION_COOKIE};
+
+const TEXT: &str = "text/plain; charset=utf-8";
 
 struct AppData {
     pool: Pool,
@@ -48,17 +51,17 @@ async fn session(req: HttpRequest, data: web::Data<AppData>) -> Result<HttpRespo
     if let Some(uid) = visit.fresh_uid {
         response.cookie(Cookie::build(SESSION_COOKIE, uid).path("/").http_only(true).same_site(SameSite::Lax).finish());
     }
-    Ok(response.content_type("text/plain; charset=utf-8").body(format!("Count is {}", visit.count)))
+    Ok(response.content_type(TEXT).body(format!("Count is {}", visit.count)))
 }
 
 #[get("/hash")]
 async fn hash(data: web::Data<AppData>, query: web::Query<HashQuery>) -> Result<HttpResponse, actix_web::Error> {
     let n = match workloads::parse_n(query.n.as_deref()) {
         Ok(n) => n,
-        Err(reason) => return Ok(HttpResponse::build(StatusCode::BAD_REQUEST).content_type("text/plain").body(reason)),
+        Err(reason) => return Ok(HttpResponse::build(StatusCode::BAD_REQUEST).content_type(TEXT).body(reason)),
     };
     let bytes = tokio::fs::read(&data.hash_file).await.map_err(fault)?;
-    Ok(HttpResponse::Ok().content_type("text/plain").body(workloads::iterated_sha256_hex(&bytes, n)))
+    Ok(HttpResponse::Ok().content_type(TEXT).body(workloads::iterated_sha256_hex(&bytes, n)))
 }
 
 #[get("/ws")]
@@ -94,7 +97,10 @@ async fn main() -> std::io::Result<()> {
     let static_dir = env.static_dir.clone();
     eprintln!("actix-shootout listening on {} with {} workers", env.address, env.workers);
     HttpServer::new(move || {
+        // actix-http sets a current Date itself (refreshed by its date service); the Server header
+        // it leaves to the application, and DefaultHeaders is actix-web's way to put one on every response.
         App::new()
+            .wrap(DefaultHeaders::new().add((header::SERVER, "Actix")))
             .app_data(data.clone())
             .service(plaintext)
             .service(json)

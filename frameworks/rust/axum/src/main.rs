@@ -8,14 +8,15 @@ use axum::{
         Query, State,
         ws::{Message, WebSocket, WebSocketUpgrade},
     },
-    http::{StatusCode, header},
+    http::{HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
     routing::get,
 };
 use serde::Serialize;
 use shootout_common::env::Env;
+use shootout_common::runtime;
 use shootout_common::workloads::{self, HashQuery, Pool};
-use tower_http::services::ServeDir;
+use tower_http::{services::ServeDir, set_header::SetResponseHeaderLayer};
 
 #[derive(Clone)]
 struct App {
@@ -101,12 +102,7 @@ fn main() {
         eprintln!("axum-shootout: {error}");
         std::process::exit(2);
     });
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(env.workers)
-        .enable_all()
-        .build()
-        .expect("tokio runtime")
-        .block_on(serve(env));
+    runtime::block_on(env.workers, serve(env));
 }
 
 async fn serve(env: Env) {
@@ -119,6 +115,9 @@ async fn serve(env: Env) {
         .route("/hash", get(hash))
         .route("/ws", get(websocket))
         .nest_service("/static", ServeDir::new(&env.static_dir))
+        // hyper sets a current Date itself (cached, refreshed each second); a Server header is left to the
+        // application, and tower-http's layer is the way axum's ecosystem adds one to every response.
+        .layer(SetResponseHeaderLayer::overriding(header::SERVER, HeaderValue::from_static("axum")))
         .with_state(app);
     let address: SocketAddr = env.address;
     let listener = tokio::net::TcpListener::bind(address).await.unwrap_or_else(|error| {

@@ -5,6 +5,8 @@ use std::net::{IpAddr, SocketAddr};
 pub struct Env {
     pub address: SocketAddr,
     pub workers: usize,
+    /// Database connections this process may open (the fairness rule, docs/fairness.md).
+    pub db_pool: usize,
     pub database_url: String,
     pub hash_file: String,
     pub static_dir: String,
@@ -19,17 +21,21 @@ fn parsed<T: std::str::FromStr>(name: &str, what: &str) -> Result<T, String> {
     raw.parse().map_err(|_| format!("{name}={raw:?} is not {what}"))
 }
 
+fn positive(name: &str) -> Result<usize, String> {
+    match parsed(name, "a positive integer")? {
+        0 => Err(format!("{name}=0 is not a positive integer")),
+        n => Ok(n),
+    }
+}
+
 impl Env {
     pub fn load() -> Result<Env, String> {
         let host: IpAddr = parsed("HOST", "an IP address")?;
         let port: u16 = parsed("PORT", "a port number")?;
-        let workers: usize = parsed("WORKERS", "a positive integer")?;
-        if workers == 0 {
-            return Err("WORKERS=0: at least one worker is needed".into());
-        }
         Ok(Env {
             address: SocketAddr::new(host, port),
-            workers,
+            workers: positive("WORKERS")?,
+            db_pool: positive("DB_POOL")?,
             database_url: var("DATABASE_URL")?,
             hash_file: var("HASH_FILE")?,
             static_dir: var("STATIC_DIR")?,

@@ -2,4 +2,5 @@
 //! framework-independent half of the workloads.
 
 pub mod env;
+pub mod runtime;
 pub mod workloads;

@@ -43,8 +43,8 @@ pub fn pool(env: &Env) -> Pool {
         std::process::exit(2);
     });
     let manager = Manager::from_config(config, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
-    // Requests wait on the database, so a few connections per worker keep the CPUs busy.
-    Pool::builder(manager).max_size((4 * env.workers).max(8)).build().expect("pool without timeouts")
+    // deadpool has no minimum: connections open on demand, up to DB_POOL, and stay open.
+    Pool::builder(manager).max_size(env.db_pool).build().expect("pool without timeouts")
 }
 
 pub async fn random_world(pool: &Pool) -> Result<World, Box<dyn std::error::Error>> {

@@ -28,16 +28,21 @@ async fn send(stream: &mut Stream, ctx: &mut Context) -> Status {
     Status::Continue
 }
 
-/// hyperlane has no fallback route: an unmatched path keeps this 404 and SendResponse sends it.
-pub struct NotFoundByDefault;
+/// What every response starts with: hyperlane sets neither `Server` nor `Date` itself, so both are
+/// set here (the Date formatted per response), and, as hyperlane has no fallback route, a 404 that an
+/// unmatched path keeps and SendResponse sends.
+pub struct Defaults;
 
-impl ServerHook for NotFoundByDefault {
+impl ServerHook for Defaults {
     async fn new(_: &mut Stream, _: &mut Context) -> Self {
         Self
     }
 
     async fn handle(self, _: &mut Stream, ctx: &mut Context) -> Status {
         respond(ctx, 404, TEXT, "no such path");
+        ctx.get_mut_response()
+            .set_header(SERVER, HYPERLANE)
+            .set_header(DATE, httpdate::fmt_http_date(std::time::SystemTime::now()));
         Status::Continue
     }
 }

@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 
 use hyperlane::{Server, ServerConfig};
 use shootout_common::env::Env;
+use shootout_common::runtime;
 use shootout_common::workloads::{self, Pool};
 
 struct App {
@@ -43,12 +44,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(env.workers)
-        .enable_all()
-        .build()
-        .expect("tokio runtime")
-        .block_on(serve(env, nodelay));
+    runtime::block_on(env.workers, serve(env, nodelay));
 }
 
 async fn serve(env: Env, nodelay: Option<bool>) {
@@ -63,7 +59,7 @@ async fn serve(env: Env, nodelay: Option<bool>) {
         .server_config(config)
         .request_error::<hooks::RequestFailed>()
         .task_panic::<hooks::Panicked>()
-        .request_middleware::<hooks::NotFoundByDefault>()
+        .request_middleware::<hooks::Defaults>()
         .response_middleware::<hooks::SendResponse>()
         .route::<hooks::Plaintext>("/plaintext")
         .route::<hooks::Json>("/json")

@@ -13,9 +13,10 @@ final class Database {
         config.setJdbcUrl("jdbc:postgresql://" + env.pgHost() + ":" + env.pgPort() + "/" + env.pgDatabase());
         config.setUsername(env.pgUser());
         config.setPassword(env.pgPassword());
-        // Request threads block on the database, so a few connections per CPU keep the CPUs busy while
-        // PostgreSQL (on the same CPUs) answers; the same sizing as the other stacks in this repository.
-        config.setMaximumPoolSize(Math.max(8, 4 * env.workers()));
+        // DB_POOL connections, opened at start and kept (the fairness rule, docs/fairness.md); a fixed-size
+        // pool is also what HikariCP's documentation recommends.
+        config.setMaximumPoolSize(env.dbPool());
+        config.setMinimumIdle(env.dbPool());
         config.setPoolName("webshootout");
         return new HikariDataSource(config);
     }

@@ -1,11 +1,11 @@
 package webshootout.jetty;
 
 /** The harness's environment variables, read once at start; a missing or bad one stops the server. */
-record Env(String host, int port, int workers, String hashFile, String staticDir,
+record Env(String host, int port, int workers, int dbPool, String hashFile, String staticDir,
            String pgHost, int pgPort, String pgUser, String pgPassword, String pgDatabase) {
 
     static Env fromSystem() {
-        return new Env(required("HOST"), number("PORT"), number("WORKERS"), required("HASH_FILE"),
+        return new Env(required("HOST"), number("PORT"), number("WORKERS"), number("DB_POOL"), required("HASH_FILE"),
                 required("STATIC_DIR"), required("PGHOST"), number("PGPORT"), required("PGUSER"),
                 required("PGPASSWORD"), required("PGDATABASE"));
     }

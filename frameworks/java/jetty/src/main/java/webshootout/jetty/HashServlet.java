@@ -22,7 +22,7 @@ final class HashServlet extends HttpServlet {
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        response.setContentType("text/plain");
+        response.setContentType(Main.TEXT);
         String raw = request.getParameter("n");
         String reason = reason(raw);
         if (reason != null) {

@@ -18,7 +18,7 @@ final class HelloServlets {
     static final class Plaintext extends HttpServlet {
         @Override
         protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-            response.setContentType("text/plain");
+            response.setContentType(Main.TEXT);
             response.setContentLength(HELLO.length);
             response.getOutputStream().write(HELLO);
         }

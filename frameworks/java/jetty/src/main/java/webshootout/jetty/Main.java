@@ -15,6 +15,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /** Embedded Jetty 12 with one plain servlet per workload, thread per request. */
 public final class Main {
+    /** The servlet default charset is ISO-8859-1: every text answer names UTF-8 instead. */
+    static final String TEXT = "text/plain;charset=utf-8";
+
     private Main() {
     }
 

@@ -68,7 +68,7 @@ final class SessionServlet extends HttpServlet {
             cookie.setHttpOnly(true);
             response.addCookie(cookie);
         }
-        response.setContentType("text/plain");
+        response.setContentType(Main.TEXT);
         response.getWriter().print("Count is " + count);
     }
 

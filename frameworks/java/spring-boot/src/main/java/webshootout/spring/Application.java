@@ -6,20 +6,26 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 
 @SpringBootApplication
 public class Application {
+    /** Spring's String converter defaults to ISO-8859-1: every text answer names UTF-8 instead. */
+    static final String TEXT = "text/plain;charset=UTF-8";
+
     public static void main(String[] args) {
-        int workers = workers();
+        int workers = positive("WORKERS");
+        String dbPool = String.valueOf(positive("DB_POOL"));
         SpringApplication app = new SpringApplication(Application.class);
         // Sized from WORKERS here because properties files cannot compute. Blocking JDBC holds a Tomcat
         // thread per database request; idle keep-alive connections hold none (NIO connector).
+        // The database pool is DB_POOL connections, fixed (the fairness rule, docs/fairness.md).
         app.setDefaultProperties(Map.of(
                 "server.tomcat.threads.max", String.valueOf(Math.max(32, 16 * workers)),
                 "server.tomcat.threads.min-spare", String.valueOf(Math.min(8, 2 * workers)),
-                "spring.datasource.hikari.maximum-pool-size", String.valueOf(Math.max(8, 4 * workers))));
+                "spring.datasource.hikari.maximum-pool-size", dbPool,
+                "spring.datasource.hikari.minimum-idle", dbPool));
         app.run(args);
     }
 
-    private static int workers() {
-        String value = System.getenv("WORKERS");
+    private static int positive(String name) {
+        String value = System.getenv(name);
         try {
             int n = Integer.parseInt(value == null ? "" : value);
             if (n > 0) {
@@ -28,6 +34,6 @@ public class Application {
         } catch (NumberFormatException ignored) {
             // reported below with the value
         }
-        throw new IllegalStateException("environment variable WORKERS=" + value + " is not a positive integer");
+        throw new IllegalStateException("environment variable " + name + "=" + value + " is not a positive integer");
     }
 }

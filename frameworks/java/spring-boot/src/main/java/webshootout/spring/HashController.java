@@ -7,7 +7,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -24,7 +23,7 @@ class HashController {
         this.hashFile = hashFile;
     }
 
-    @GetMapping(value = "/hash", produces = MediaType.TEXT_PLAIN_VALUE)
+    @GetMapping(value = "/hash", produces = Application.TEXT)
     ResponseEntity<String> hash(@RequestParam(name = "n", required = false) String raw) throws IOException {
         String reason = reason(raw);
         if (reason != null) {

@@ -8,7 +8,7 @@ import org.springframework.web.bind.annotation.RestController;
 /** plaintext and json, through Spring MVC's message converters (Jackson for json). */
 @RestController
 class HelloController {
-    @GetMapping(value = "/plaintext", produces = MediaType.TEXT_PLAIN_VALUE)
+    @GetMapping(value = "/plaintext", produces = Application.TEXT)
     String plaintext() {
         return "Hello, World!";
     }

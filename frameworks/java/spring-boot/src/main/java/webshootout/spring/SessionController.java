@@ -2,7 +2,6 @@ package webshootout.spring;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseCookie;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.CookieValue;
@@ -23,7 +22,7 @@ class SessionController {
         this.counter = counter;
     }
 
-    @GetMapping(value = "/session", produces = MediaType.TEXT_PLAIN_VALUE)
+    @GetMapping(value = "/session", produces = Application.TEXT)
     ResponseEntity<String> session(@CookieValue(name = COOKIE, required = false) String uid)
             throws JsonProcessingException {
         SessionCounter.Visit visit = counter.visit(uid);
