@@ -61,7 +61,7 @@ int main() {
   try {
     const Settings settings = Settings::from_environment();
     const tcp::endpoint endpoint(asio::ip::make_address(settings.host), settings.port);
-    // The process's DB_POOL connections are split over the threads (each thread's pool is its own, so
+    // The process's DB_POOL_TOTAL connections are split over the threads (each thread's pool is its own, so
     // no lock is needed); a thread gets at least one, so with fewer connections than threads the
     // process opens one per thread.
     const auto connections = [&settings](int thread) {

@@ -32,7 +32,7 @@ Settings Settings::from_environment() {
       .host = required("HOST"),
       .port = static_cast<unsigned short>(integer("PORT", 1, 65535)),
       .workers = static_cast<int>(integer("WORKERS", 1, 1024)),
-      .db_pool = static_cast<int>(integer("DB_POOL", 1, 1024)),
+      .db_pool = static_cast<int>(integer("DB_POOL_TOTAL", 1, 1024)),
       .database_url = required("DATABASE_URL"),
       .hash_file = required("HASH_FILE"),
       .static_dir = required("STATIC_DIR"),

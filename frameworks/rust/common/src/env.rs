@@ -35,7 +35,7 @@ impl Env {
         Ok(Env {
             address: SocketAddr::new(host, port),
             workers: positive("WORKERS")?,
-            db_pool: positive("DB_POOL")?,
+            db_pool: positive("DB_POOL_TOTAL")?,
             database_url: var("DATABASE_URL")?,
             hash_file: var("HASH_FILE")?,
             static_dir: var("STATIC_DIR")?,

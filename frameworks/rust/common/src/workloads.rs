@@ -43,7 +43,7 @@ pub fn pool(env: &Env) -> Pool {
         std::process::exit(2);
     });
     let manager = Manager::from_config(config, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
-    // deadpool has no minimum: connections open on demand, up to DB_POOL, and stay open.
+    // deadpool has no minimum: connections open on demand, up to DB_POOL_TOTAL (one process serves every core), and stay open.
     Pool::builder(manager).max_size(env.db_pool).build().expect("pool without timeouts")
 }
 

@@ -13,7 +13,7 @@ final class Database {
         config.setJdbcUrl("jdbc:postgresql://" + env.pgHost() + ":" + env.pgPort() + "/" + env.pgDatabase());
         config.setUsername(env.pgUser());
         config.setPassword(env.pgPassword());
-        // DB_POOL connections, opened at start and kept (the fairness rule, docs/fairness.md); a fixed-size
+        // DB_POOL_TOTAL connections (one process serves every core), opened at start and kept (the fairness rule, docs/fairness.md); a fixed-size
         // pool is also what HikariCP's documentation recommends.
         config.setMaximumPoolSize(env.dbPool());
         config.setMinimumIdle(env.dbPool());

@@ -5,7 +5,7 @@ record Env(String host, int port, int workers, int dbPool, String hashFile, Stri
            String pgHost, int pgPort, String pgUser, String pgPassword, String pgDatabase) {
 
     static Env fromSystem() {
-        return new Env(required("HOST"), number("PORT"), number("WORKERS"), number("DB_POOL"), required("HASH_FILE"),
+        return new Env(required("HOST"), number("PORT"), number("WORKERS"), number("DB_POOL_TOTAL"), required("HASH_FILE"),
                 required("STATIC_DIR"), required("PGHOST"), number("PGPORT"), required("PGUSER"),
                 required("PGPASSWORD"), required("PGDATABASE"));
     }

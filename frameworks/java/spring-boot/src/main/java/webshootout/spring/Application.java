@@ -11,11 +11,11 @@ public class Application {
 
     public static void main(String[] args) {
         int workers = positive("WORKERS");
-        String dbPool = String.valueOf(positive("DB_POOL"));
+        String dbPool = String.valueOf(positive("DB_POOL_TOTAL"));
         SpringApplication app = new SpringApplication(Application.class);
         // Sized from WORKERS here because properties files cannot compute. Blocking JDBC holds a Tomcat
         // thread per database request; idle keep-alive connections hold none (NIO connector).
-        // The database pool is DB_POOL connections, fixed (the fairness rule, docs/fairness.md).
+        // The database pool is DB_POOL_TOTAL connections (one process serves every core), fixed (the fairness rule, docs/fairness.md).
         app.setDefaultProperties(Map.of(
                 "server.tomcat.threads.max", String.valueOf(Math.max(32, 16 * workers)),
                 "server.tomcat.threads.min-spare", String.valueOf(Math.min(8, 2 * workers)),
