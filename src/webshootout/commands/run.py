@@ -26,7 +26,7 @@ from ..workloads import MODULES, Context
 CLIENT_BOUND_CPU = 90.0
 # Warm-up of every trial after a point's first, in the trial's own load process: its connections are new,
 # so their first requests (and the server's per-connection set-up) stay out of the window.
-TRIAL_WARMUP = 0.5
+TRIAL_WARMUP = 0.25
 
 Driver = Callable[..., LoadResult]  # (LoadSpec, log path) -> LoadResult
 
