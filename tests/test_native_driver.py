@@ -82,6 +82,9 @@ def test_warmup_pipelining_and_connection_per_request_become_flags():
     args = native.argv(spec(Target("/p"), warmup=1.5, pipeline=16))
     assert args[args.index("--warmup") + 1] == "1.5s" and args[args.index("--pipeline") + 1] == "16"
     assert "--no-keepalive" in native.argv(spec(Target("/p"), keepalive=False))
+    steady = native.argv(spec(Target("/p"), warmup=30.0, warmup_steady=3.0))
+    assert steady[steady.index("--warmup") + 1] == "30s" and steady[steady.index("--warmup-steady") + 1] == "3"
+    assert "--warmup-steady" not in args
 
 
 def test_bad_spec_values_are_named():
@@ -89,15 +92,22 @@ def test_bad_spec_values_are_named():
         spec(Target("/p"), pipeline=0)
     with pytest.raises(ValueError, match="LoadSpec.warmup.*nan"):
         spec(Target("/p"), warmup=float("nan"))
+    with pytest.raises(ValueError, match="LoadSpec.warmup_steady.*0"):
+        spec(Target("/p"), warmup=5.0, warmup_steady=0.0)
+    with pytest.raises(ValueError, match="LoadSpec.warmup \\(its cap\\).*0.5"):
+        spec(Target("/p"), warmup=0.5, warmup_steady=3.0)
 
 
 def test_new_fields_are_read_and_older_output_still_parses(fixture_root):
-    data = {**fixture(fixture_root), "responses_total": 4100, "unfinished": 3, "connect_s": 0.25, "keepalive": False}
+    data = {**fixture(fixture_root), "responses_total": 4100, "unfinished": 3, "connect_s": 0.25, "keepalive": False,
+            "warmup_s": 4.05, "warmup_curve": [900, 2000, 2050, 2010]}
     jsonschema.validate(data, SCHEMA)
     result = native.parse(data)
     assert (result.responses_total, result.connect_s, result.keepalive) == (4100, 0.25, False)
+    assert (result.warmup_s, result.warmup_curve) == (4.05, [900, 2000, 2050, 2010])
     older = native.parse(fixture(fixture_root))
     assert (older.responses_total, older.connect_s, older.keepalive) == (None, None, True)
+    assert (older.warmup_s, older.warmup_curve) == (None, None)
 
 
 def test_missing_binary_is_a_clear_error(monkeypatch, tmp_path):
@@ -170,6 +180,8 @@ def test_real_run_against_a_session_server():
     assert result.status_counts == {"200": result.requests} and result.responses_total == result.requests
     # The measured window's CPU, as shootout-load reports it: less than the run's wall time allows.
     assert 0 < result.client_cpu_s < result.duration_s and result.connect_s is not None and result.connect_s > 0
+    # 0.2 s of warm-up holds no whole second for the curve.
+    assert result.warmup_s is not None and result.warmup_s >= 0.2 and result.warmup_curve == []
 
 
 class _Hello(BaseHTTPRequestHandler):

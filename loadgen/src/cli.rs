@@ -20,9 +20,13 @@ pub struct Args {
     /// Measured time, e.g. 5s, 500ms, 1m.
     #[arg(short = 'd', long, default_value = "5s", value_parser = parse_duration)]
     pub duration: Duration,
-    /// Load before measuring starts (not recorded).
+    /// Load before measuring starts (not recorded; its curve is); with --warmup-steady, its cap.
     #[arg(long, default_value = "0s", value_parser = parse_duration)]
     pub warmup: Duration,
+    /// End the warm-up as soon as the valid answers of the last 3 one-second windows lie within this
+    /// percentage of their mean; --warmup is then its cap.
+    #[arg(long, value_name = "PCT")]
+    pub warmup_steady: Option<f64>,
     /// How long one request may take before it counts as a timeout.
     #[arg(long, default_value = "5s", value_parser = parse_duration)]
     pub timeout: Duration,
@@ -87,7 +91,10 @@ pub struct Config {
     pub connections: usize,
     pub threads: usize,
     pub duration: Duration,
+    /// The warm-up's length, or its cap when `warmup_steady` is set.
     pub warmup: Duration,
+    /// The warm-up ends once throughput is steady within this percentage.
+    pub warmup_steady: Option<f64>,
     pub timeout: Duration,
     pub rate: Option<f64>,
     /// Connections open in each step of a burst (empty: all of them for the whole run).
@@ -201,6 +208,17 @@ impl Args {
                 return Err(format!("--rate: expected requests per second above 0, got {rate}"));
             }
         }
+        if let Some(pct) = self.warmup_steady {
+            if !(pct.is_finite() && pct > 0.0 && pct < 100.0) {
+                return Err(format!("--warmup-steady: expected a percentage above 0 and below 100, got {pct}"));
+            }
+            if self.warmup < Duration::from_secs(1) {
+                return Err(format!(
+                    "--warmup-steady needs --warmup (its cap) of at least 1s, got {:?}",
+                    self.warmup
+                ));
+            }
+        }
         if self.burst.contains(&0) || self.burst.windows(2).any(|w| w[1] < w[0]) {
             return Err(format!("--burst {:?}: expected rising connection counts of at least 1", self.burst));
         }
@@ -259,6 +277,7 @@ impl Args {
             threads,
             duration,
             warmup: self.warmup,
+            warmup_steady: self.warmup_steady,
             timeout: self.timeout,
             rate: self.rate,
             burst: self.burst,
@@ -325,6 +344,15 @@ mod tests {
         assert!(config(&["http://127.0.0.1:1/"]).unwrap().keepalive);
         assert!(config(&["--no-keepalive", "-R", "10", "http://127.0.0.1:1/"]).unwrap_err().contains("--rate"));
         assert!(config(&["--no-keepalive", "--pipeline", "4", "http://127.0.0.1:1/"]).unwrap_err().contains("--pipeline"));
+    }
+
+    #[test]
+    fn a_steady_warmup_needs_a_cap_and_a_percentage() {
+        let c = config(&["--warmup", "30s", "--warmup-steady", "3", "http://127.0.0.1:1/"]).unwrap();
+        assert_eq!((c.warmup, c.warmup_steady), (Duration::from_secs(30), Some(3.0)));
+        assert!(config(&["--warmup-steady", "3", "http://127.0.0.1:1/"]).unwrap_err().contains("--warmup (its cap)"));
+        assert!(config(&["--warmup", "9s", "--warmup-steady", "0", "http://127.0.0.1:1/"]).unwrap_err().contains("got 0"));
+        assert!(config(&["--warmup", "9s", "--warmup-steady", "NaN", "http://127.0.0.1:1/"]).is_err());
     }
 
     #[test]

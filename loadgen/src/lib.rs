@@ -11,14 +11,15 @@ pub mod stats;
 pub mod sys;
 pub mod timer;
 pub mod visitor;
+pub mod warmup;
 pub mod worker;
 pub mod ws;
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use cli::Config;
-use output::Report;
+use output::{Report, Warmed};
 use schedule::Window;
 use stats::Stats;
 use worker::Worker;
@@ -37,7 +38,8 @@ pub fn run(config: Config) -> Result<Report, String> {
     }
     let config = Arc::new(config);
     let threads = config.threads;
-    let window = Arc::new(Window::new(Instant::now(), config.warmup, config.duration, threads));
+    let window = Window::new(Instant::now(), config.warmup, config.duration, threads);
+    let window = Arc::new(if config.warmup_steady.is_some() { window.until_steady() } else { window });
     let mut workers = Vec::with_capacity(threads);
     for index in 0..threads {
         let share = schedule::share(config.connections, index, threads);
@@ -49,17 +51,9 @@ pub fn run(config: Config) -> Result<Report, String> {
             .map_err(|e| format!("cannot start a thread: {e}"))?;
         workers.push(handle);
     }
+    // A thread that ended early (its poll failed) opens the window at once: join reports what it had.
+    let warm = warmup::watch(&window, config.warmup_steady, || workers.iter().any(|w| w.is_finished()));
     // The client's CPU is taken over the measured window only, like everything else reported.
-    let measure = loop {
-        if let Some(measure) = window.measure() {
-            break measure;
-        }
-        if workers.iter().any(|w| w.is_finished()) {
-            break Instant::now(); // a thread ended early (its poll failed): join reports what it had
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    std::thread::sleep(measure.saturating_duration_since(Instant::now()));
     let cpu_before = sys::cpu_seconds();
     let mut stats = Stats::new();
     for handle in workers {
@@ -67,5 +61,9 @@ pub fn run(config: Config) -> Result<Report, String> {
     }
     let cpu = sys::cpu_seconds() - cpu_before;
     let connect_s = window.connect_time().unwrap_or_default().as_secs_f64();
-    Ok(Report::new(&config, stats, connect_s, cpu))
+    let warmup = (!config.warmup.is_zero()).then(|| Warmed {
+        seconds: warm.measure.saturating_duration_since(window.start).as_secs_f64(),
+        curve: warm.curve,
+    });
+    Ok(Report::new(&config, stats, connect_s, warmup, cpu))
 }

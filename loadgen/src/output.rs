@@ -59,6 +59,15 @@ pub struct Burst {
     pub step_s: f64,
 }
 
+/// How the warm-up went, when there was one.
+#[derive(Debug, Clone)]
+pub struct Warmed {
+    /// From the start until measuring began (connects included).
+    pub seconds: f64,
+    /// Valid answers in each whole second of the warm-up.
+    pub curve: Vec<u64>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub version: &'static str,
@@ -72,6 +81,10 @@ pub struct Report {
     pub duration_s: f64,
     /// From the start until every first connection had connected (or upgraded) or failed; not measured.
     pub connect_s: f64,
+    /// With a warm-up: from the start until measuring began (connects included).
+    pub warmup_s: Option<f64>,
+    /// With a warm-up: valid answers in each whole second of it, i.e. its requests per second.
+    pub warmup_curve: Option<Vec<u64>>,
     pub rps: f64,
     pub bytes_read: u64,
     pub connections: usize,
@@ -98,7 +111,7 @@ pub struct Report {
 }
 
 impl Report {
-    pub fn new(config: &Config, stats: Stats, connect_s: f64, client_cpu_s: f64) -> Self {
+    pub fn new(config: &Config, stats: Stats, connect_s: f64, warmup: Option<Warmed>, client_cpu_s: f64) -> Self {
         let duration_s = config.duration.as_secs_f64();
         let rps = stats.requests as f64 / duration_s;
         let empty = stats::Second::default();
@@ -121,6 +134,8 @@ impl Report {
             unfinished: stats.unfinished,
             duration_s,
             connect_s,
+            warmup_s: warmup.as_ref().map(|w| w.seconds),
+            warmup_curve: warmup.map(|w| w.curve),
             rps,
             bytes_read: stats.bytes_read,
             connections: config.connections,
@@ -177,6 +192,9 @@ impl Report {
             self.rps,
             self.bytes_read as f64 / 1e6
         );
+        if let (Some(seconds), Some(curve)) = (self.warmup_s, &self.warmup_curve) {
+            let _ = writeln!(out, "  warm-up {seconds:.2}s, req/s per second: {curve:?}");
+        }
         if self.unfinished > 0 {
             let _ = writeln!(out, "  unfinished {} (timed out, or in flight or unsent at the end): in the latency at their age", self.unfinished);
         }

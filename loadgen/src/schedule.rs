@@ -17,24 +17,69 @@ pub fn share(total: usize, index: usize, threads: usize) -> usize {
 /// connected or failed, whichever is later, and lasts `duration`.
 pub struct Window {
     pub start: Instant,
+    /// The warm-up's length; for a warm-up that ends when steady, its cap.
     warmup: Duration,
     pub duration: Duration,
     /// Threads whose first connections are not all settled yet.
     unsettled: AtomicUsize,
     /// Nanoseconds from `start` to the last settled connection, plus one (0: not yet).
     connected_ns: AtomicU64,
+    /// The warm-up ends when `end_warmup` says so (it ends once the server is steady), not at `warmup`.
+    until_steady: bool,
+    /// Nanoseconds from `start` to the decided end of the warm-up, plus one (0: not decided yet).
+    warm_end_ns: AtomicU64,
+    /// Valid answers during the warm-up, all threads together.
+    warm_answers: AtomicU64,
+}
+
+fn nanos_plus_one(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX - 1) + 1
 }
 
 impl Window {
     pub fn new(start: Instant, warmup: Duration, duration: Duration, threads: usize) -> Self {
-        Window { start, warmup, duration, unsettled: AtomicUsize::new(threads), connected_ns: AtomicU64::new(0) }
+        Window {
+            start,
+            warmup,
+            duration,
+            unsettled: AtomicUsize::new(threads),
+            connected_ns: AtomicU64::new(0),
+            until_steady: false,
+            warm_end_ns: AtomicU64::new(0),
+            warm_answers: AtomicU64::new(0),
+        }
+    }
+
+    /// The warm-up lasts until `end_warmup` is called, `warmup` being only its cap.
+    pub fn until_steady(mut self) -> Self {
+        self.until_steady = true;
+        self
+    }
+
+    pub fn warmup_cap(&self) -> Duration {
+        self.warmup
+    }
+
+    /// Ends a steady-ending warm-up `at` after the start; the first decision stands.
+    pub fn end_warmup(&self, at: Duration) {
+        let _ = self.warm_end_ns.compare_exchange(0, nanos_plus_one(at), Ordering::AcqRel, Ordering::Acquire);
+    }
+
+    /// A valid answer came during the warm-up.
+    pub fn warm_answer(&self) {
+        if !self.warmup.is_zero() {
+            self.warm_answers.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    pub fn warm_answers(&self) -> u64 {
+        self.warm_answers.load(Ordering::Relaxed)
     }
 
     /// A thread's first connections have all connected or failed.
     pub fn settled(&self, now: Instant) {
         if self.unsettled.fetch_sub(1, Ordering::AcqRel) == 1 {
-            let ns = u64::try_from(now.saturating_duration_since(self.start).as_nanos()).unwrap_or(u64::MAX - 1);
-            self.connected_ns.store(ns + 1, Ordering::Release);
+            self.connected_ns.store(nanos_plus_one(now.saturating_duration_since(self.start)), Ordering::Release);
         }
     }
 
@@ -49,7 +94,11 @@ impl Window {
     /// When measuring begins, once known.
     pub fn measure(&self) -> Option<Instant> {
         let connected = self.connect_time()?;
-        Some(self.start + self.warmup.max(connected + LEAD))
+        let warmup = match self.until_steady {
+            true => Duration::from_nanos(self.warm_end_ns.load(Ordering::Acquire).checked_sub(1)?),
+            false => self.warmup,
+        };
+        Some(self.start + warmup.max(connected + LEAD))
     }
 }
 
@@ -129,6 +178,17 @@ mod tests {
         let slow = Window::new(t0, Duration::ZERO, Duration::from_secs(5), 1);
         slow.settled(t0 + Duration::from_secs(2));
         assert_eq!(slow.measure(), Some(t0 + Duration::from_secs(2) + LEAD), "the connects are longer");
+    }
+
+    #[test]
+    fn a_steady_warmup_waits_for_its_decision() {
+        let t0 = Instant::now();
+        let w = Window::new(t0, Duration::from_secs(30), Duration::from_secs(5), 1).until_steady();
+        w.settled(t0 + Duration::from_millis(100));
+        assert_eq!(w.measure(), None, "the warm-up's end is not decided yet");
+        w.end_warmup(Duration::from_secs(4));
+        w.end_warmup(Duration::from_secs(7));
+        assert_eq!(w.measure(), Some(t0 + Duration::from_secs(4)), "the first decision stands, not the cap");
     }
 
     #[test]

@@ -105,3 +105,30 @@ fn no_keepalive_opens_a_connection_per_request() {
     assert!(r.keepalive && r.requests > 20 && r.error_total() == 0);
     assert_eq!(kept.accepted.load(Ordering::SeqCst), 2, "keep-alive reuses its two connections");
 }
+
+#[test]
+fn a_steady_warmup_ends_once_the_server_is_warm() {
+    // The server slows each answer by 9 ms at first, less as its first two seconds pass, then 1 ms.
+    let first = Arc::new(std::sync::OnceLock::<std::time::Instant>::new());
+    let server = threaded(move |mut peer| {
+        while peer.request().is_some() {
+            let warm = first.get_or_init(std::time::Instant::now).elapsed().as_secs_f64().min(2.0) / 2.0;
+            std::thread::sleep(std::time::Duration::from_secs_f64(0.001 + 0.008 * (1.0 - warm)));
+            if !peer.send(HELLO) {
+                return;
+            }
+        }
+    });
+    let r = load(&["-c", "4", "-t", "1", "-d", "1s", "--warmup", "15s", "--warmup-steady", "10", &url(server.port, "/")]);
+    let (seconds, curve) = (r.warmup_s.unwrap(), r.warmup_curve.clone().unwrap());
+    eprintln!("warm after {seconds:.2} s, req/s per second {curve:?}");
+    assert!(seconds > 2.0 && seconds < 15.0, "the ramp lasts 2 s, the cap is 15 s: {seconds}");
+    assert_eq!(curve.len(), seconds as usize, "one point per whole second of warm-up");
+    assert!((curve[0] as f64) < 0.8 * *curve.last().unwrap() as f64, "the curve shows the ramp: {curve:?}");
+    assert!(r.requests > 0 && r.error_total() == 0, "{:?}", r.errors);
+
+    let fixed = load(&["-c", "1", "-t", "1", "-d", "1s", "--warmup", "1200ms", &url(server.port, "/")]);
+    assert_eq!(fixed.warmup_curve.as_ref().map(Vec::len), Some(1), "a fixed warm-up has its curve too");
+    assert!(fixed.warmup_s.unwrap() >= 1.2);
+    assert!(load(&["-c", "1", "-t", "1", "-d", "1s", &url(server.port, "/")]).warmup_s.is_none());
+}

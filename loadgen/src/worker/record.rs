@@ -31,9 +31,16 @@ impl Worker {
     }
 
     /// An answered request: a valid answer is throughput and latency, an invalid one an error of its
-    /// kind; an answer after the window closed was still in flight at the close.
+    /// kind; an answer after the window closed was still in flight at the close. Valid answers of the
+    /// warm-up make its curve.
     pub(super) fn record_answer(&mut self, request: InFlight, status: u16, outcome: Result<(), ErrorKind>, now: Instant) {
-        if !request.counted || !self.measuring {
+        if !self.measuring {
+            if outcome.is_ok() {
+                self.window.warm_answer();
+            }
+            return;
+        }
+        if !request.counted {
             return;
         }
         match self.end {

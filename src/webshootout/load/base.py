@@ -35,12 +35,22 @@ class LoadSpec:
     warmup: float = 0.0  # seconds of load before the measured window, in the same run (native only)
     keepalive: bool = True  # False: a new TCP connection for every request, its connect in the latency
     pipeline: int = 1  # requests in flight per connection (HTTP/1.1 pipelining; native only)
+    # End the warm-up once req/s of 3 consecutive seconds lie within this % of their mean; `warmup` is then
+    # its cap (native only). None: the warm-up lasts `warmup`.
+    warmup_steady: float | None = None
 
     def __post_init__(self) -> None:
         if not (isinstance(self.pipeline, int) and self.pipeline >= 1):
             raise ValueError(f"LoadSpec.pipeline: expected a whole number of at least 1, got {self.pipeline!r}")
         if not 0 <= self.warmup < float("inf"):
             raise ValueError(f"LoadSpec.warmup: expected a finite number of seconds >= 0, got {self.warmup!r}")
+        if self.warmup_steady is not None:
+            if not 0 < self.warmup_steady < 100:
+                raise ValueError(f"LoadSpec.warmup_steady: expected a percentage above 0 and below 100, "
+                                 f"got {self.warmup_steady!r}")
+            if self.warmup < 1:
+                raise ValueError(f"LoadSpec.warmup_steady needs LoadSpec.warmup (its cap) of at least 1 s, "
+                                 f"got {self.warmup!r}")
 
     def require_closed_loop(self, tool: str) -> None:
         """wrk and ab only keep a fixed number of connections busy: refuse what they would silently ignore."""
@@ -78,6 +88,8 @@ class LoadResult:
     connect_s: float | None = None  # time to open every connection, outside the measured window
     responses_total: int | None = None  # every answer, valid or not; `requests` counts the valid ones
     keepalive: bool = True  # False: the load opened a new connection for every request
+    warmup_s: float | None = None  # start to measured window (connects included), when there was a warm-up
+    warmup_curve: list[int] | None = None  # valid answers in each whole second of the warm-up (req/s)
 
     def to_dict(self) -> dict:
         data = asdict(self)

@@ -28,6 +28,8 @@ def argv(spec: LoadSpec, program: str = "shootout-load") -> list[str]:
             "-d", f"{spec.duration:g}s", "--timeout", f"{spec.timeout:g}s"]
     if spec.warmup > 0:
         args += ["--warmup", f"{spec.warmup:g}s"]
+    if spec.warmup_steady is not None:
+        args += ["--warmup-steady", f"{spec.warmup_steady:g}"]
     if spec.pipeline > 1:
         args += ["--pipeline", str(spec.pipeline)]
     if not spec.keepalive:
@@ -79,7 +81,8 @@ def parse(data: dict) -> LoadResult:
                        "p99_us": s["p99_us"]} for s in data["timeline"]],
             latency_histogram=[[int(value), int(count)] for value, count in data["histogram"]],
             connect_s=_optional(data, "connect_s", float), responses_total=_optional(data, "responses_total", int),
-            keepalive=bool(data.get("keepalive", True)))
+            keepalive=bool(data.get("keepalive", True)), warmup_s=_optional(data, "warmup_s", float),
+            warmup_curve=None if data.get("warmup_curve") is None else [int(n) for n in data["warmup_curve"]])
     except (KeyError, TypeError, ValueError) as exc:
         raise DriverError(f"shootout-load's JSON lacks or mistypes {exc}: {str(data)[:300]}") from None
     if data.get("rate_kept") is False:

@@ -1,0 +1,105 @@
+//! The warm-up as the main thread sees it: valid answers per whole second (the curve) and, with a
+//! steadiness threshold, the decision to end it once the server's throughput has settled.
+
+use std::time::{Duration, Instant};
+
+use crate::schedule::{Window, LEAD};
+
+/// Consecutive one-second counts that must agree for the server to count as warm.
+pub const STEADY_SECONDS: usize = 3;
+/// How often the main thread looks at the window while it waits.
+const TICK: Duration = Duration::from_millis(5);
+
+/// Whether the last `STEADY_SECONDS` counts all lie within `pct` % of their mean. A mean of zero is
+/// not steady: a server that answers nothing valid is not warm.
+pub fn is_steady(counts: &[u64], pct: f64) -> bool {
+    let Some(last) = counts.len().checked_sub(STEADY_SECONDS).map(|from| &counts[from..]) else { return false };
+    let mean = last.iter().sum::<u64>() as f64 / STEADY_SECONDS as f64;
+    mean > 0.0 && last.iter().all(|&n| (n as f64 - mean).abs() <= mean * pct / 100.0)
+}
+
+/// What the warm-up was: when measuring began and the valid answers of each whole warm-up second.
+pub struct Warmup {
+    pub measure: Instant,
+    pub curve: Vec<u64>,
+}
+
+/// Waits until the measured window opens, recording the curve; with `steady` (a percentage) ends the
+/// warm-up once the seconds after the connects settled are steady, or at the window's cap. `stopped`
+/// says a load thread ended early; measuring then begins at once.
+pub fn watch(window: &Window, steady: Option<f64>, stopped: impl Fn() -> bool) -> Warmup {
+    let mut curve = Vec::new();
+    let mut counted = 0;
+    loop {
+        let now = Instant::now();
+        let elapsed = now.saturating_duration_since(window.start);
+        let measure = window.measure();
+        // Every whole second that closed before measuring began is a point of the curve.
+        let opened = measure.map_or(elapsed, |m| m.saturating_duration_since(window.start).min(elapsed));
+        while Duration::from_secs(curve.len() as u64 + 1) <= opened {
+            let total = window.warm_answers();
+            curve.push(total - counted);
+            counted = total;
+            if let (Some(pct), Some(connected)) = (steady, window.connect_time()) {
+                // Seconds that began before the last connect are still ramping up by construction.
+                let from = connected.as_secs_f64().ceil() as usize;
+                if curve.len() >= from && is_steady(&curve[from..], pct) {
+                    window.end_warmup(elapsed + LEAD);
+                }
+            }
+        }
+        // The cap is announced LEAD ahead, like every start of the window; a late look moves it.
+        let cap = window.warmup_cap();
+        let announce = cap.saturating_sub(LEAD);
+        if steady.is_some() && elapsed >= announce {
+            window.end_warmup(if elapsed <= announce + LEAD / 2 { cap } else { elapsed + LEAD });
+        }
+        let mut nap = TICK;
+        if let Some(m) = measure {
+            nap = nap.min(m.saturating_duration_since(now));
+        } else if steady.is_some() && elapsed < announce {
+            nap = nap.min(announce - elapsed);
+        }
+        match measure {
+            Some(m) if now >= m => return Warmup { measure: m, curve },
+            _ if stopped() => return Warmup { measure: now, curve },
+            _ => std::thread::sleep(nap),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steady_means_the_last_three_seconds_agree() {
+        assert!(!is_steady(&[100, 100], 3.0), "two seconds are not enough");
+        assert!(is_steady(&[10, 50, 100, 102, 98], 3.0), "only the last three count");
+        assert!(!is_steady(&[100, 102, 110], 5.0), "110 is 5.8 % above the mean of 104");
+        assert!(is_steady(&[100, 102, 110], 6.0));
+        assert!(!is_steady(&[0, 0, 0], 3.0), "nothing valid is not warm");
+        assert!(!is_steady(&[90, 100, 100], 3.0), "still rising");
+    }
+
+    #[test]
+    fn a_fixed_warmup_is_watched_to_its_end() {
+        let w = Window::new(Instant::now(), Duration::from_millis(1100), Duration::from_secs(1), 1);
+        w.settled(w.start);
+        for _ in 0..40 {
+            w.warm_answer();
+        }
+        let seen = watch(&w, None, || false);
+        assert_eq!(seen.measure, w.start + Duration::from_millis(1100));
+        assert_eq!(seen.curve, vec![40], "one whole second before measuring");
+    }
+
+    #[test]
+    fn a_steady_warmup_stops_at_its_cap() {
+        let w = Window::new(Instant::now(), Duration::from_millis(1500), Duration::from_secs(1), 1).until_steady();
+        w.settled(w.start);
+        let seen = watch(&w, Some(3.0), || false);
+        assert_eq!(seen.measure, w.start + Duration::from_millis(1500), "nothing answered: never steady");
+        assert_eq!(seen.curve, vec![0]);
+    }
+}
