@@ -99,7 +99,8 @@ def test_the_server_settles_before_every_trial_and_every_check(root, tmp_path):
     # per workload: one before its check, one before each of 3 trials
     assert len(settles) == len(WORKLOADS) * (1 + 3)
     # the native driver warms up inside each trial's own load: the point's warm-up first, then a short one
-    assert [(s.duration, s.warmup) for s in driver.specs[:3]] == [(2.0, 1.0), (2.0, 0.25), (2.0, 0.25)]
+    assert [(s.duration, s.warmup, s.warmup_steady) for s in driver.specs[:3]] == \
+        [(2.0, 1.0, 3.0), (2.0, 0.25, None), (2.0, 0.25, None)]
 
 
 def test_wrk_and_ab_warm_up_in_a_load_of_their_own(root, tmp_path):

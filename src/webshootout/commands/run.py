@@ -27,6 +27,9 @@ CLIENT_BOUND_CPU = 90.0
 # Warm-up of every trial after a point's first, in the trial's own load process: its connections are new,
 # so their first requests (and the server's per-connection set-up) stay out of the window.
 TRIAL_WARMUP = 0.25
+# A point's first warm-up ends once three one-second windows of throughput agree within this many percent
+# (or at the warm-up given, which is then a cap): a JIT stack is warm when its throughput stops rising.
+STEADY_PERCENT = 3.0
 
 Driver = Callable[..., LoadResult]  # (LoadSpec, log path) -> LoadResult
 
@@ -222,10 +225,10 @@ class RunContext:
             trial_warmup = (warmup if index == 0 else min(warmup, TRIAL_WARMUP)) if inside else 0.0
             say(self.progress.line(f"{where} trial {trial}/{self.settings.trials}"
                                    + (f" (warm-up {trial_warmup:g}s)" if trial_warmup else "")))
-            rates.append(self.trial(subject, point, trial, trial_warmup))
+            rates.append(self.trial(subject, point, trial, trial_warmup, steady=index == 0))
         return rates, True
 
-    def trial(self, subject: Subject, point: Point, trial: int, warmup: float) -> float:
+    def trial(self, subject: Subject, point: Point, trial: int, warmup: float, steady: bool) -> float:
         """One measured trial on a settled server and a freshly reset database; returns its req/s."""
         self._settle(subject)
         server, database = subject.served.samplers()
@@ -233,7 +236,7 @@ class RunContext:
         # the warm-up as well: the window's own CPU share is close to it once warm.
         with process.pin_harness(self.settings.server_cpus), server, database:
             result = self._drive(subject, point, point.burst.duration if point.burst else self.settings.duration,
-                                 warmup)
+                                 warmup, STEADY_PERCENT if steady and warmup >= 1 else None)
         if not subject.served.alive():
             raise StackFailed(f"the server exited (code {subject.served.exit_code()}) during "
                              f"{subject.workload} {point.label} trial {trial}")
@@ -258,11 +261,12 @@ class RunContext:
             except PostgresError as exc:
                 raise StackFailed(str(exc)) from None
 
-    def _drive(self, subject: Subject, point: Point, duration: float, warmup: float) -> LoadResult:
+    def _drive(self, subject: Subject, point: Point, duration: float, warmup: float,
+               steady: float | None = None) -> LoadResult:
         ctx, cpus = subject.context, self.settings.load_cpus
         spec = LoadSpec(ctx.host, ctx.port, _target(subject.workload, ctx, point), point.connections, len(cpus),
                         duration, cpus, rate=point.rate, burst=point.burst, warmup=warmup,
-                        keepalive=point.keepalive, pipeline=point.pipeline)
+                        warmup_steady=steady, keepalive=point.keepalive, pipeline=point.pipeline)
         return self.driver(spec, self.rundir.logs / f"{subject.variant.id}.load.log")
 
 
