@@ -29,6 +29,8 @@ from pathlib import Path
 # the start's processes are found, even those that left the process group.
 TOKEN_VAR = "WEBSHOOTOUT_TOKEN"
 
+PREFIX = "webshootout-"  # every group we create is named PREFIX + token
+
 PROC = Path("/proc")
 MOUNTS = PROC / "self" / "mounts"
 OWN_CGROUPS = PROC / "self" / "cgroup"
@@ -238,7 +240,7 @@ class Hierarchies:
 def create(token: str) -> Group:
     """A new, empty group for one start, in the hierarchy this machine uses; falls back to Tagged when the
     hierarchy is missing or not writable for us."""
-    name = f"webshootout-{token}"
+    name = f"{PREFIX}{token}"
     where = Hierarchies.read()
     try:
         if "cpuacct" in where.v1 and "memory" in where.v1:
@@ -267,3 +269,36 @@ def _create_v2(parent: Path, name: str) -> V2:
     directory = parent / name
     directory.mkdir()
     return V2(directory)
+
+
+def every_group() -> dict[str, list[Path]]:
+    """Every group of ours on this machine, by name, with its directory in each hierarchy; also those made
+    by harnesses that sat in other groups than we do (each hierarchy is searched from its root)."""
+    roots = []
+    for line in MOUNTS.read_text().splitlines():
+        _, where, kind, options, *_ = line.split()
+        if kind == "cgroup2" or (kind == "cgroup" and {"cpuacct", "memory"} & set(options.split(","))):
+            roots.append(where)
+    found: dict[str, list[Path]] = {}
+    for top in dict.fromkeys(roots):  # cpu and cpuacct may share one mount
+        for directory, children, _ in os.walk(top):
+            ours = [c for c in children if c.startswith(PREFIX)]
+            for name in ours:
+                found.setdefault(name, []).append(Path(directory) / name)
+            # Groups of ours have no children: not entered.
+            children[:] = [c for c in children if not c.startswith(PREFIX)]
+    return found
+
+
+def has_hierarchy() -> bool:
+    """Whether starts get real groups here (else they are Tagged: found only through their environment)."""
+    where = Hierarchies.read()
+    if "cpuacct" in where.v1 and "memory" in where.v1:
+        return all(os.access(where.v1[c], os.W_OK) for c in ("cpuacct", "memory"))
+    return where.v2 is not None and os.access(where.v2, os.W_OK)
+
+
+def remove(dirs: list[Path]) -> None:
+    """Removes the directories of an emptied group (one found by every_group)."""
+    for directory in dirs:
+        _rmdir(directory)

@@ -7,7 +7,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from . import catalog, suites
+from . import catalog, leftovers, suites
 from .commands import check, clean, compare, report, run, setup
 from .commands import fairness as fairness_cmd
 from .commands import list as list_cmd
@@ -84,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parser().parse_args(argv)
     stop_like_ctrl_c()
+    leftovers.sweep(verbose=args.command == "clean")
     try:
         if args.command == "report":
             return report.run(Path(args.run_dir), args.format)

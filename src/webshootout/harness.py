@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from . import assets, httpget, process, provision, server
+from . import assets, claims, httpget, process, provision, server
 from .catalog import Variant
 from .sampler import Sampler
 from .signals import uninterrupted
@@ -33,6 +33,7 @@ def environment(work: Path, logs: Path, cpus: tuple[int, ...], need_database: bo
     scratch = work / "servers"
     stack = contextlib.ExitStack()
     try:
+        stack.enter_context(claims.claimed(work))  # a later command removes it if this harness is killed
         postgres = None
         if need_database:
             say("starting PostgreSQL")

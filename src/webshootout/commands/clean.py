@@ -1,4 +1,8 @@
-"""`shootout clean`: forget framework builds (setup markers and build output) so the next setup redoes them."""
+"""`shootout clean`: forget framework builds (setup markers and build output) so the next setup redoes them.
+
+What killed harnesses left behind is swept before this, as before every command (cli.main); for `clean` the
+sweep also says when it found nothing.
+"""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import psycopg
 
-from .. import process, provision
+from .. import claims, process, provision
 
 WORLD_ROWS = 10_000
 ROLE = "bench"
@@ -112,6 +112,7 @@ class Postgres:
         if self.directory.exists():
             shutil.rmtree(self.directory)
         sockets.mkdir(parents=True)
+        claims.claim(self.directory)  # a later sweep removes the cluster if this harness is killed
         if user:
             shutil.chown(self.directory, user)
             shutil.chown(sockets, user)
@@ -215,4 +216,5 @@ class Postgres:
         if self.keep_log is not None and (self.directory / "postgres.log").exists():
             shutil.copyfile(self.directory / "postgres.log", self.keep_log)
         if self.directory.exists():
+            claims.release(self.directory)
             shutil.rmtree(self.directory, ignore_errors=True)
