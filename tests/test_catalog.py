@@ -18,6 +18,12 @@ command = "run --port {port}"
 ready = "/plaintext"
 [workloads]
 plaintext = "/plaintext"
+[fairness]
+processes = "WORKERS"
+threads = "1"
+pool = "none"
+keepalive = "on"
+production = "release"
 """
 
 
@@ -61,7 +67,7 @@ def test_wrong_type_names_field_and_value(tmp_path):
 
 
 def test_unknown_workload(tmp_path):
-    message = error_of(tmp_path, BASE + 'graphql = "/graphql"\n')
+    message = error_of(tmp_path, BASE.replace('plaintext = "/plaintext"\n', 'plaintext = "/plaintext"\ngraphql = "/g"\n'))
     assert "workloads.graphql" in message and "unknown workload" in message
 
 
@@ -94,7 +100,7 @@ def test_invalid_toml(tmp_path):
 def test_unavailable_needs_no_start(tmp_path):
     text = BASE[: BASE.index("[start]")] + 'unavailable = "no package"\n'
     (variant,) = catalog.load_manifest(write(tmp_path, text))
-    assert variant.unavailable == "no package" and variant.workloads == ()
+    assert variant.unavailable == "no package" and variant.workloads == () and variant.fairness is None
 
 
 def test_select_unknown_id_lists_known(tmp_path):
@@ -145,3 +151,45 @@ def test_a_change_in_a_setup_input_invalidates_the_build(tmp_path):
     assert provision.is_built(variant)
     (shared / "lib.py").write_text("A = 2\n")
     assert not provision.is_built(variant)
+
+
+
+def test_fairness_table_is_parsed_and_variants_override_it(tmp_path):
+    text = (BASE.replace('pool = "none"', 'pool = "8"') + 'departures = { pool = "one per process" }\n'
+            + '[variants.sync]\nfairness = { keepalive = "off", departures = { keepalive = "behind a proxy" } }\n'
+            + '[variants.plain]\nfairness = { threads = "4" }\n')
+    base, sync, plain = catalog.load_manifest(write(tmp_path, text))
+    assert base.fairness == catalog.Fairness("WORKERS", "1", "8", "on", "release", (("pool", "one per process"),))
+    # A variant's departures replace the base's: it states every knob it departs on.
+    assert sync.fairness.keepalive == "off" and sync.fairness.departures == (("keepalive", "behind a proxy"),)
+    assert plain.fairness.threads == "4" and plain.fairness.departure("pool") == "one per process"
+
+
+def test_fairness_table_is_required_of_an_available_framework(tmp_path):
+    message = error_of(tmp_path, BASE[: BASE.index("[fairness]")])
+    assert "framework.toml: fairness: expected a table of how the shared knobs are set" in message
+
+
+@pytest.mark.parametrize("change, field, shown", [
+    (('keepalive = "on"', 'keepalive = "yes"'), "fairness.keepalive", "got 'yes'"),
+    (('pool = "none"\n', ""), "fairness.pool", "missing"),
+    (('threads = "1"', "threads = 1"), "fairness.threads", "got 1"),
+    (('production = "release"', 'production = "release"\nspeed = "max"'), "fairness.speed", "unknown key"),
+    (('production = "release"', 'production = "release"\ndepartures = { cache = "why" }'),
+     "fairness.departures.cache", "unknown knob"),
+    (('production = "release"', 'production = "release"\ndepartures = { pool = "" }'),
+     "fairness.departures.pool", "the reason"),
+])
+def test_bad_fairness_values_name_file_and_field(tmp_path, change, field, shown):
+    message = error_of(tmp_path, BASE.replace(*change))
+    assert "framework.toml" in message and field in message and shown in message
+
+
+def test_outside_contract_at_variant_level(tmp_path):
+    text = BASE + '[variants.lite]\noutside_contract = "keeps its counter in SQLite"\n'
+    base, lite = catalog.load_manifest(write(tmp_path, text))
+    assert base.outside_contract is None and lite.outside_contract == "keeps its counter in SQLite"
+
+
+def test_outside_contract_must_say_why(tmp_path):
+    assert "outside_contract: expected a non-empty string" in error_of(tmp_path, 'outside_contract = ""\n' + BASE)

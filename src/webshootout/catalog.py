@@ -14,6 +14,9 @@ KINDS = ("platform", "micro", "fullstack")
 PLACEHOLDERS = {"host", "port", "workers"}
 SESSION_STORES = ("postgres", "sqlite")
 SCHEMA_VERSION = 1
+# The shared knobs of docs/fairness.md a manifest may state a departure for.
+KNOBS = ("processes", "threads", "pool", "keepalive", "logging", "headers")
+KEEPALIVE = ("on", "off")
 
 
 class ManifestError(ValueError):
@@ -38,6 +41,21 @@ class Start:
 
 
 @dataclass(frozen=True)
+class Fairness:
+    """How a stack sets the shared knobs (the manifest's [fairness] table; docs/fairness.md)."""
+
+    processes: str  # "WORKERS" when the count follows WORKERS
+    threads: str
+    pool: str  # "DB_POOL" when sized from it; "none" without database workloads
+    keepalive: str  # "on" | "off"
+    production: str
+    departures: tuple[tuple[str, str], ...]  # (knob, why), knobs in KNOBS order
+
+    def departure(self, knob: str) -> str | None:
+        return dict(self.departures).get(knob)
+
+
+@dataclass(frozen=True)
 class Variant:
     """One runnable thing: a framework's base manifest or one of its variants, fully merged."""
 
@@ -55,16 +73,21 @@ class Variant:
     workloads: tuple[tuple[str, str], ...]
     unavailable: str | None
     session_store: str = "postgres"  # where the session counter lives; the check reads it there
+    fairness: Fairness | None = None  # None only for an unavailable variant
+    outside_contract: str | None = None  # why this variant is not comparable with contract rows
 
     def path_of(self, workload: str) -> str | None:
         return dict(self.workloads).get(workload)
 
 
 _TOP_KEYS = {"schema", "name", "display", "language", "version", "server", "kind", "unavailable",
-             "session_store", "setup", "start", "workloads", "variants"}
+             "session_store", "setup", "start", "workloads", "variants", "fairness", "outside_contract"}
 _VARIANT_KEYS = _TOP_KEYS - {"schema", "name", "variants"}
 _SETUP_KEYS = {"requires", "apt", "commands", "inputs"}
 _START_KEYS = {"command", "env", "ready", "timeout", "warmup"}
+_FAIRNESS_TEXT = ("processes", "threads", "pool", "keepalive", "production")
+# Tables a variant replaces whole: a variant may implement fewer workloads, or depart on fewer knobs.
+_REPLACED = {"workloads", "departures"}
 
 
 class _Checker:
@@ -107,8 +130,7 @@ class _Checker:
 def _merge(base: dict, override: dict) -> dict:
     merged = copy.deepcopy(base)
     for key, value in override.items():
-        # A variant's workloads replace the base list: a variant may implement fewer.
-        if isinstance(value, dict) and isinstance(merged.get(key), dict) and key != "workloads":
+        if isinstance(value, dict) and isinstance(merged.get(key), dict) and key not in _REPLACED:
             merged[key] = _merge(merged[key], value)
         else:
             merged[key] = copy.deepcopy(value)
@@ -117,6 +139,25 @@ def _merge(base: dict, override: dict) -> dict:
 
 def _placeholders(command: str) -> set[str]:
     return set(re.findall(r"{([^{}]*)}", command))
+
+
+def _fairness(check: _Checker, data: dict) -> Fairness | None:
+    if "fairness" not in data:
+        if data.get("unavailable") is None:
+            raise check.fail("fairness", "a table of how the shared knobs are set, as docs/fairness.md shows (missing)")
+        return None
+    table = check.table(data, "fairness")
+    check.keys(table, {*_FAIRNESS_TEXT, "departures"}, "fairness.")
+    text = {field: check.string(table, field, prefix="fairness.") for field in _FAIRNESS_TEXT}
+    if text["keepalive"] not in KEEPALIVE:
+        raise check.fail("fairness.keepalive", f"one of {list(KEEPALIVE)}", text["keepalive"])
+    departures = check.table(table, "departures", "fairness.")
+    for knob, why in departures.items():
+        if knob not in KNOBS:
+            raise check.fail(f"fairness.departures.{knob}", f"a knob among {list(KNOBS)} (unknown knob)")
+        if not isinstance(why, str) or not why.strip():
+            raise check.fail(f"fairness.departures.{knob}", "the reason, a non-empty string", why)
+    return Fairness(**text, departures=tuple((k, departures[k]) for k in KNOBS if k in departures))
 
 
 def _build(data: dict, vid: str, folder: Path, manifest: Path, where: str) -> Variant:
@@ -177,7 +218,8 @@ def _build(data: dict, vid: str, folder: Path, manifest: Path, where: str) -> Va
         start=Start(command, tuple(sorted(env.items())), ready, float(timeout),
                     None if warmup is None else float(warmup)),
         workloads=tuple((w, workloads_t[w]) for w in WORKLOADS if w in workloads_t),
-        unavailable=unavailable, session_store=session_store,
+        unavailable=unavailable, session_store=session_store, fairness=_fairness(check, data),
+        outside_contract=check.string(data, "outside_contract", required=False),
     )
 
 

@@ -1,4 +1,6 @@
-"""One module per workload; each has verify(Context) and target(Context) -> Target."""
+"""One module per workload; each has verify(Context) and target(Context) -> Target. Shared by them: headers
+(Server, Date, Content-Type rules), techempower (TechEmpower's verification rules); keepalive measures how
+many TCP connections a few requests take."""
 
 from types import ModuleType
 

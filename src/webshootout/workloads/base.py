@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from ..assets import Assets
 from ..probe import Response, Visitor
 from ..services.postgres import Postgres
+from .headers import DATE_TICK, content_type_matches, server_and_date
 
 
 class VerifyError(AssertionError):
@@ -32,6 +34,32 @@ class Target:
 
 
 @dataclass(frozen=True)
+class Answer:
+    """The first answer a check received, kept to prove its Date changes with time."""
+
+    at: float  # time.monotonic() when it arrived
+    path: str
+    response: Response
+
+
+class CheckedVisitor(Visitor):
+    """A Visitor that refuses any answer without a Server header and a current Date."""
+
+    def __init__(self, host: str, port: int, cookies: bool, answers: list[Answer]):
+        super().__init__(host, port, cookies=cookies)
+        self._answers = answers
+
+    def get(self, path: str) -> Response:
+        response = super().get(path)
+        problem = server_and_date(response)
+        if problem:
+            raise VerifyError(f"GET {path}", problem)
+        if not self._answers:
+            self._answers.append(Answer(time.monotonic(), path, response))
+        return response
+
+
+@dataclass(frozen=True)
 class Context:
     host: str
     port: int
@@ -40,11 +68,24 @@ class Context:
     assets: Assets
     session_store: str = "postgres"
     _visitors: list[Visitor] = field(default_factory=list, compare=False, repr=False)
+    _answers: list[Answer] = field(default_factory=list, compare=False, repr=False)
 
     def visitor(self, cookies: bool = True) -> Visitor:
-        visitor = Visitor(self.host, self.port, cookies=cookies)
+        visitor = CheckedVisitor(self.host, self.port, cookies, self._answers)
         self._visitors.append(visitor)
         return visitor
+
+    def expect_date_changes(self) -> tuple[Response, Response]:
+        """The check's first answer and a new one to the same request at least DATE_TICK seconds later,
+        whose Date must differ: a Date computed once, or cached for longer than a second, fails."""
+        first = self._answers[0]
+        time.sleep(max(0.0, first.at + DATE_TICK - time.monotonic()))
+        later = self.visitor(cookies=False).get(first.path)
+        before, after = first.response.headers["date"], later.headers["date"]
+        if before == after:
+            raise VerifyError(f"GET {first.path}, twice {DATE_TICK} s apart",
+                              f"Date header {after!r} did not change (it must be current, to the second)")
+        return first.response, later
 
     def close(self) -> None:
         for visitor in self._visitors:
@@ -62,10 +103,10 @@ def expect(request: str, response: Response, *, status: int = 200, content_type:
     framed = "content-length" in response.headers or "chunked" in response.headers.get("transfer-encoding", "")
     if not framed:
         raise VerifyError(request, "response has neither Content-Length nor chunked encoding")
-    if content_type is not None:
-        media = response.content_type.split(";")[0].strip().lower()
-        if media != content_type:
-            raise VerifyError(request, f"Content-Type {response.content_type!r}, expected {content_type}")
+    if content_type is not None and not content_type_matches(response.content_type, content_type):
+        anything = "" if ";" in content_type else " (parameters such as a charset allowed)"
+        raise VerifyError(request, f"Content-Type header {response.content_type!r}, expected {content_type!r}"
+                                   f"{anything}")
 
 
 def expect_body(request: str, response: Response, body: bytes) -> None:

@@ -2,6 +2,7 @@
 
 from ..assets import iterated_sha256
 from .base import Context, Target, VerifyError, expect, shown
+from .headers import TEXT_UTF8
 
 LOAD_N = 1
 BAD_QUERIES = ("?n=0", "?n=abc", "", "?n=100001", "?n=-5")
@@ -10,7 +11,7 @@ BAD_QUERIES = ("?n=0", "?n=abc", "", "?n=100001", "?n=-5")
 def _hex(ctx: Context, visitor, n: int, note: str = "") -> None:
     request = f"GET {ctx.path}?n={n}{note}"
     response = visitor.get(f"{ctx.path}?n={n}")
-    expect(request, response, content_type="text/plain")
+    expect(request, response, content_type=TEXT_UTF8)
     wanted = iterated_sha256(ctx.assets.hash_file.read_bytes(), n)
     if response.body.strip() != wanted.encode():
         raise VerifyError(request, f"body {shown(response.body)}, expected {wanted!r}")
@@ -29,6 +30,7 @@ def verify(ctx: Context) -> None:
                               f"(n must be an integer in 1..100000); body {shown(response.body)}")
         if response.body.strip().count(b"\n") > 0:
             raise VerifyError(f"GET {ctx.path}{query}", f"the 400 reason should be one line: {shown(response.body)}")
+    ctx.expect_date_changes()
 
 
 def target(ctx: Context, n: int = LOAD_N) -> Target:

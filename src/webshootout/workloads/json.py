@@ -2,6 +2,7 @@
 
 import json
 
+from . import techempower
 from .base import Context, Target, VerifyError, expect, shown
 
 VALUE = {"message": "Hello, World!"}
@@ -19,6 +20,8 @@ def verify(ctx: Context) -> None:
             raise VerifyError(request, f"body is not JSON: {shown(response.body)}") from None
         if value != VALUE:
             raise VerifyError(request, f"JSON {value!r}, expected {VALUE!r}")
+    first, later = ctx.expect_date_changes()
+    techempower.enforce(f"GET {ctx.path}", techempower.json_problems(first, later))
 
 
 def target(ctx: Context) -> Target:

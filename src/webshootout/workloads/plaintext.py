@@ -1,6 +1,8 @@
 """plaintext: GET -> text/plain `Hello, World!`."""
 
+from . import techempower
 from .base import Context, Target, expect, expect_body
+from .headers import TEXT_UTF8
 
 BODY = "Hello, World!"
 
@@ -9,8 +11,10 @@ def verify(ctx: Context) -> None:
     visitor = ctx.visitor()
     for i in range(3):  # more than once: the answer must hold on a kept-alive connection too
         response = visitor.get(ctx.path)
-        expect(f"GET {ctx.path} (#{i + 1})", response, content_type="text/plain")
+        expect(f"GET {ctx.path} (#{i + 1})", response, content_type=TEXT_UTF8)
         expect_body(f"GET {ctx.path} (#{i + 1})", response, BODY.encode())
+    first, later = ctx.expect_date_changes()
+    techempower.enforce(f"GET {ctx.path}", techempower.plaintext_problems(ctx.path, first, later))
 
 
 def target(ctx: Context) -> Target:

@@ -4,12 +4,13 @@ import json
 
 from ..services.postgres import SESSION_TABLES
 from .base import Context, Target, VerifyError, expect, expect_body
+from .headers import TEXT_UTF8
 
 
 def _count(ctx: Context, visitor, n: int, who: str) -> None:
     request = f"GET {ctx.path} as {who}, request #{n}"
     response = visitor.get(ctx.path)
-    expect(request, response, content_type="text/plain")
+    expect(request, response, content_type=TEXT_UTF8)
     expect_body(request, response, f"Count is {n}".encode())
     if n == 1 and not response.set_cookies:
         raise VerifyError(request, "a new visitor got no Set-Cookie header")
@@ -29,6 +30,7 @@ def verify(ctx: Context) -> None:
     _count(ctx, stranger, 1, "a visitor with an unknown cookie value")
     if ctx.session_store == "postgres":
         _check_database(ctx, requests=6)
+    ctx.expect_date_changes()
 
 
 def _check_database(ctx: Context, requests: int) -> None:

@@ -10,6 +10,7 @@ def verify(ctx: Context) -> None:
         response = visitor.get(ctx.path)
         expect(f"GET {ctx.path} (#{i + 1})", response, content_type="text/html")
         expect_body(f"GET {ctx.path} (#{i + 1})", response, page)
+    ctx.expect_date_changes()
 
 
 def target(ctx: Context) -> Target:
