@@ -17,6 +17,8 @@ from .sampler import Sampler
 from .signals import uninterrupted
 from .services.postgres import Postgres
 from .workloads import MODULES, NEEDS_DATABASE, Context, VerifyError
+from .workloads.keepalive import KeepAlive
+from .workloads.keepalive import probe as probe_keepalive
 
 
 def say(message: str) -> None:
@@ -93,6 +95,7 @@ class Verification:
     workload: str
     reason: str | None  # None: the workload meets the contract
     log_tail: str = ""
+    keepalive: KeepAlive | None = None  # connections the server needed for a few requests
 
     @property
     def passed(self) -> bool:
@@ -104,6 +107,7 @@ class Served:
 
     def __init__(self, srv: server.Server, env: server.Environment):
         self.server, self.env = srv, env
+        self._keepalive: KeepAlive | None = None
 
     @property
     def variant(self) -> Variant:
@@ -122,9 +126,19 @@ class Served:
         return settle(self.server)
 
     def check(self, workload: str) -> Verification:
-        """Settles, then proves the workload meets the contract."""
+        """Settles, then proves the workload meets the contract and the manifest's keep-alive claim."""
         reason = self.settle() or verify(self.server, self.env, workload)
-        return Verification(workload, reason, self.log_tail() if reason else "")
+        kept = None
+        if reason is None and workload != "websocket":
+            kept = self.keepalive()
+            reason = keepalive_mismatch(self.variant, kept)
+        return Verification(workload, reason, self.log_tail() if reason else "", kept)
+
+    def keepalive(self) -> KeepAlive:
+        """How many TCP connections a few requests of the ready path took (measured once per server)."""
+        if self._keepalive is None:
+            self._keepalive = probe_keepalive(server.HOST, self.server.port, self.variant.start.ready)
+        return self._keepalive
 
     def context(self, workload: str) -> Context:
         return context(self.server, self.env, workload)
@@ -167,6 +181,18 @@ def settle(srv: server.Server) -> str | None:
     except httpget.GetError as exc:
         return f"after the load: {exc}"
     return None if status == 200 else f"after the load: GET {url} answered {status}"
+
+
+def keepalive_mismatch(variant: Variant, kept: KeepAlive) -> str | None:
+    """Why the measured keep-alive contradicts the manifest's [fairness] keepalive, or None."""
+    claimed = variant.fairness.keepalive if variant.fairness else "on"
+    if claimed == "on" and not kept.kept_alive:
+        return (f"keep-alive: the manifest says \"on\" but {kept.requests} requests took {kept.connections} TCP "
+                f"connections (the server closes them); fix the server or state a keepalive departure")
+    if claimed == "off" and kept.kept_alive:
+        return (f"keep-alive: the manifest says \"off\" but {kept.requests} requests shared one connection; "
+                f"correct [fairness] keepalive")
+    return None
 
 
 def context(srv: server.Server, env: server.Environment, workload: str) -> Context:

@@ -38,7 +38,9 @@ def run(settings: Settings, stack=harness) -> int:
                         for workload in harness.workloads_of(variant, settings.workloads):
                             verification = served.check(workload)
                             if verification.passed:
-                                print(f"{variant.id} {workload}: ok")
+                                closes = verification.keepalive and not verification.keepalive.kept_alive
+                                print(f"{variant.id} {workload}: ok" + (" (closes connections, as its manifest "
+                                                                        "states)" if closes else ""))
                             else:
                                 failures.append(f"{variant.id} {workload}")
                                 print(f"{variant.id} {workload}: FAILED: {verification.reason}\n"

@@ -74,6 +74,11 @@ class Subject:
         return self.served.variant
 
 
+def keepalive_of(verification: harness.Verification) -> dict | None:
+    kept = verification.keepalive
+    return None if kept is None else {"requests": kept.requests, "connections": kept.connections}
+
+
 def flags_of(result: LoadResult, client_cpu: float, point: Point) -> list[str]:
     flags = ["client-bound"] if client_cpu >= CLIENT_BOUND_CPU else []
     if sum(result.errors.values()):
@@ -173,7 +178,8 @@ class RunContext:
         verification = served.check(workload)
         self.rundir.append({"kind": "verification", "framework": variant.id, "workload": workload,
                             "part": part.name, "passed": verification.passed, "reason": verification.reason,
-                            "log_tail": verification.log_tail, "time": _now()})
+                            "log_tail": verification.log_tail, "time": _now(),
+                            "keepalive": keepalive_of(verification)})
         if not verification.passed:
             say(f"{variant.id} {workload}: verification FAILED, not measured: {verification.reason}")
             return
