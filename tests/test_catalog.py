@@ -1,9 +1,13 @@
+import re
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from webshootout import catalog, provision
 from webshootout.catalog import ManifestError
+
+ROOT = Path(__file__).resolve().parents[1]
 
 BASE = """
 schema = 1
@@ -117,22 +121,48 @@ def test_duplicate_ids_are_rejected(tmp_path):
         catalog.discover(tmp_path)
 
 
-def test_every_committed_manifest_is_valid(root):
-    variants = catalog.discover(root)
-    assert {"flask", "starlette"} <= {v.id for v in variants}
-    for variant in variants:
-        lock = _lock_text(variant)
-        # Stacks from Debian's packages (PHP, nginx) have no lockfile: apt pins them.
-        if not variant.unavailable and lock:
-            assert variant.version in lock, f"{variant.id}: version {variant.version} not in its lockfile"
+LOCKFILES = ("requirements.txt", "package-lock.json", "go.mod", "pom.xml", "Cargo.toml", "CMakeLists.txt")
 
 
-def _lock_text(variant) -> str:
-    names = ("requirements.txt", "package-lock.json", "go.mod", "pom.xml", "Cargo.toml", "CMakeLists.txt")
-    text = "".join((variant.folder / n).read_text() for n in names if (variant.folder / n).exists())
+def _pinned(version: str, text: str) -> bool:
+    """The version as a whole token of a lockfile (1.2 does not match 1.2.3)."""
+    return re.search(rf"(?<![\w.])v?{re.escape(version)}(?![\w.])", text) is not None
+
+
+def _debian_versions(packages) -> list[str]:
+    found = []
+    for package in packages:
+        done = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True)
+        if done.returncode == 0 and done.stdout:
+            found.append(done.stdout.split(":")[-1])
+    return found
+
+
+def _toolchain_versions(executables) -> str:
+    """What `go version` / `node --version` print: a stack on the bare runtime is pinned by the toolchain."""
+    out = []
+    for exe in executables:
+        for flag in ("version", "--version"):
+            done = subprocess.run([exe, flag], capture_output=True, text=True)
+            if done.returncode == 0:
+                out.append(done.stdout)
+                break
+    return " ".join(out).replace("go1.", "1.").replace(" v", " ")
+
+
+@pytest.mark.parametrize("variant", [v for v in catalog.discover(ROOT) if not v.unavailable], ids=lambda v: v.id)
+def test_every_manifest_version_is_what_its_stack_pins(variant):
+    """Exactly the lockfile's version; for Debian-packaged stacks (PHP, nginx, Boost) the installed package's
+    version begins with it, component by component; for a bare runtime, the toolchain's."""
+    lock = "".join((variant.folder / n).read_text() for n in LOCKFILES if (variant.folder / n).exists())
     if variant.language == "rust":
-        text += (variant.folder.parents[2] / "Cargo.lock").read_text()
-    return text
+        lock += (ROOT / "Cargo.lock").read_text()
+    debian = _debian_versions(variant.setup.apt)
+    toolchain = _toolchain_versions(variant.setup.requires) if variant.setup.requires else ""
+    assert (_pinned(variant.version, lock) or _pinned(variant.version, toolchain)
+            or any(re.match(rf"{re.escape(variant.version)}(?![\w])", v) for v in debian)), \
+        f"{variant.id}: version {variant.version!r} is neither pinned in its lockfile nor the installed " \
+        f"Debian package's ({debian}) nor its toolchain's"
 
 
 def test_setup_inputs_must_be_existing_folders(tmp_path):
@@ -193,3 +223,8 @@ def test_outside_contract_at_variant_level(tmp_path):
 
 def test_outside_contract_must_say_why(tmp_path):
     assert "outside_contract: expected a non-empty string" in error_of(tmp_path, 'outside_contract = ""\n' + BASE)
+
+
+def test_a_version_must_be_pinned_whole():
+    assert _pinned("1.2.3", "flask==1.2.3\n") and _pinned("1.12.0", "github.com/gin-gonic/gin v1.12.0\n")
+    assert not _pinned("1.2", "flask==1.2.3\n") and not _pinned("2.3", "flask==1.2.3\n")

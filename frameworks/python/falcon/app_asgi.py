@@ -1,0 +1,91 @@
+"""webshootout workloads on Falcon's ASGI app (falcon.asgi), under gunicorn with uvicorn workers.
+
+The same workloads as app.py plus websocket, which Falcon serves only as an ASGI app.
+"""
+
+import asyncio
+import random
+
+import falcon
+import falcon.asgi
+from shootout_common import env, hashing, sessions
+
+HASH_FILE = env.value("HASH_FILE")
+
+
+class Pool:
+    """Opens the asyncpg pool in the worker's own event loop, at ASGI lifespan startup."""
+
+    pool = None
+
+    async def process_startup(self, scope, event) -> None:
+        Pool.pool = await sessions.create_pool()
+
+    async def process_shutdown(self, scope, event) -> None:
+        await Pool.pool.close()
+
+
+def text(resp: falcon.asgi.Response, body: str, status: str = falcon.HTTP_200) -> None:
+    resp.status = status
+    resp.content_type = falcon.MEDIA_TEXT  # "text/plain; charset=utf-8"
+    resp.text = body
+
+
+class Plaintext:
+    async def on_get(self, req, resp) -> None:
+        text(resp, "Hello, World!")
+
+
+class Json:
+    async def on_get(self, req, resp) -> None:
+        resp.media = {"message": "Hello, World!"}  # Falcon's JSON media handler
+
+
+class Db:
+    async def on_get(self, req, resp) -> None:
+        row = await Pool.pool.fetchrow(
+            "SELECT id, randomnumber FROM world WHERE id = $1", random.randint(1, 10000)
+        )
+        resp.media = {"id": row["id"], "randomNumber": row["randomnumber"]}
+
+
+class Session:
+    async def on_get(self, req, resp) -> None:
+        values = req.get_cookie_values(sessions.COOKIE)
+        visit = await sessions.visit(Pool.pool, values[0] if values else None)
+        text(resp, f"Count is {visit.count}")
+        if visit.is_new:
+            # Plain HTTP here: Falcon marks cookies Secure by default, which a client would not send back.
+            resp.set_cookie(sessions.COOKIE, visit.uid, secure=False, http_only=True, same_site="Lax")
+
+
+class Hash:
+    async def on_get(self, req, resp) -> None:
+        try:
+            n = hashing.parse_n(req.get_param("n"))
+        except ValueError as reason:
+            text(resp, str(reason), falcon.HTTP_400)
+            return
+        loop = asyncio.get_running_loop()
+        text(resp, await loop.run_in_executor(None, hashing.iterated_sha256, HASH_FILE, n))
+
+
+class Echo:
+    async def on_websocket(self, req, ws: falcon.asgi.WebSocket) -> None:
+        await ws.accept()
+        while True:
+            try:
+                message = await ws.receive_text()
+            except falcon.WebSocketDisconnected:
+                return
+            await ws.send_text(message)
+
+
+app = falcon.asgi.App(middleware=[Pool()])
+app.add_route("/plaintext", Plaintext())
+app.add_route("/json", Json())
+app.add_route("/db", Db())
+app.add_route("/session", Session())
+app.add_route("/hash", Hash())
+app.add_route("/ws", Echo())
+app.add_static_route("/static", env.value("STATIC_DIR"))
