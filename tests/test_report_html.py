@@ -109,7 +109,7 @@ def test_every_label_of_the_page_is_whole_or_shortened_from_its_start():
 
 def test_open_loop_point_is_compared_by_latency():
     def line(framework, n, p99):
-        return {"kind": "trial", "framework": framework, "workload": "db", "connections": 8, "trial": n,
+        return {"part": "adhoc", "point": "c=8 rate=1000", "kind": "trial", "framework": framework, "workload": "db", "connections": 8, "trial": n,
                 "driver": "native", "rps": 999.0, "requests": 4995, "errors": {"status": 0}, "profile": "open",
                 "rate": 1000, "target_rate": 1000, "achieved_rate": 999.0,
                 "latency_us": {"p50": 300.0, "p99": p99}, "server_cpu_percent": 50.0, "server_rss_peak_mb": 10.0,

@@ -156,7 +156,11 @@ def test_not_measured_lists_every_reason(data):
 
 
 def _line(trial, rps, **extra):
-    return {"kind": "trial", "framework": "x", "workload": "plaintext", "connections": 8, "trial": trial,
+    """A trial line labelled as the harness labels it (profiles.Point.label)."""
+    rate = extra.get("rate")
+    label = {"part": "adhoc", "point": "c=8" + (f" rate={rate:g}" if rate is not None else ""),
+             "profile": extra.get("mode", "closed")}
+    return {**label, "kind": "trial", "framework": "x", "workload": "plaintext", "connections": 8, "trial": trial,
             "driver": "native", "rps": rps, "requests": int(rps), "errors": {"status": 0},
             "latency_us": {"p50": 1.0, "p99": 2.0}, "server_cpu_percent": 50.0, "server_rss_peak_mb": 10.0,
             "flags": [], "notes": [], **extra}

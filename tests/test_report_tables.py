@@ -5,7 +5,10 @@ from webshootout.report import summary, tables, terminal
 
 
 def _line(framework, trial, rps, **extra):
-    return {"kind": "trial", "framework": framework, "workload": "db", "connections": 8, "trial": trial,
+    rate = extra.get("rate")
+    label = {"part": "adhoc", "point": "c=8" + (f" rate={rate:g}" if rate is not None else ""),
+             "profile": extra.get("mode", "closed")}
+    return {**label, "kind": "trial", "framework": framework, "workload": "db", "connections": 8, "trial": trial,
             "driver": "native", "rps": rps, "requests": int(rps * 5), "errors": {"status": 0},
             "latency_us": {"p50": 100.0, "p99": 900.0}, "server_cpu_percent": 50.0, "server_rss_peak_mb": 10.0,
             "flags": [], "notes": [], **extra}

@@ -6,6 +6,11 @@ import http.client
 from dataclasses import dataclass
 from http.cookies import CookieError, SimpleCookie
 
+from . import httpget
+
+# Every answer of the contract is small; a server that streams more is cut off, not read forever.
+BODY_LIMIT = 8 << 20
+
 
 @dataclass(frozen=True)
 class Response:
@@ -24,7 +29,8 @@ class Response:
 
 
 class Visitor:
-    """A browser-like client: keeps its cookies, reuses its connection."""
+    """A browser-like client: keeps its cookies, reuses its connection. Straight to the server (no proxy from
+    the environment), each request done within `timeout` in all, bodies at most BODY_LIMIT bytes."""
 
     def __init__(self, host: str, port: int, timeout: float = 10.0, cookies: bool = True):
         self.host, self.port, self.timeout = host, port, timeout
@@ -40,9 +46,13 @@ class Visitor:
             conn = self._conn or http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
             self._conn = conn
             try:
-                conn.request("GET", path, headers=headers)
-                raw = conn.getresponse()
-                body = raw.read()
+                with httpget.deadline(conn, self.timeout):
+                    conn.request("GET", path, headers=headers)
+                    raw = conn.getresponse()
+                    body = raw.read(BODY_LIMIT + 1)
+                if len(body) > BODY_LIMIT:
+                    self.close()
+                    raise http.client.HTTPException(f"GET {path}: the body is over {BODY_LIMIT} bytes")
                 break
             except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
                 # A server may close an idle keep-alive connection; one fresh attempt is fair.

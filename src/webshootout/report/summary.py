@@ -22,25 +22,10 @@ STANDINGS = ("ranked", "baseline", "flagged", "outside_contract")  # the order r
 
 
 def point_of(line: dict) -> dict:
-    """The load point a trial belongs to. Lines from the profile-aware harness name it ("point", "part");
-    older lines and other drivers are labelled the same way from their connections and rate."""
+    """The load point a trial belongs to, as the harness labelled it (profiles.Point.label, the one source)."""
     rate = line["rate"] if "rate" in line else line.get("target_rate")
-    profile = line.get("profile") or line.get("mode") or ("open" if rate is not None else "closed")
-    return {"part": line.get("part"), "label": line.get("point") or _label(line, profile, rate), "profile": profile,
+    return {"part": line["part"], "label": line["point"], "profile": line["profile"],
             "connections": line["connections"], "rate": rate, "hash_n": line.get("hash_n")}
-
-
-def _label(line: dict, profile: str, rate: float | None) -> str:
-    if profile == "burst" and line.get("burst_steps"):
-        parts = [f"burst {'>'.join(map(str, line['burst_steps']))} x {line.get('burst_step_seconds', 0):g}s"]
-    else:
-        parts = [f"c={line['connections']}"] if profile in ("closed", "open") else [
-            f"{profile} c={line['connections']}"]
-        if rate is not None:
-            parts.append(f"rate={rate:g}")
-    if line.get("hash_n") is not None:
-        parts.append(f"n={line['hash_n']}")
-    return " ".join(parts)
 
 
 def _point_sort_key(point: dict) -> tuple:
