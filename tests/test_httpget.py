@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from webshootout import httpget
+from webshootout import httpget, probe
 
 
 @pytest.fixture
@@ -79,3 +79,19 @@ def test_nobody_listening_is_an_error_that_names_the_url():
     port.close()
     with pytest.raises(httpget.GetError, match=f"GET http://127.0.0.1:{address}/x: ConnectionRefusedError"):
         httpget.get(f"http://127.0.0.1:{address}/x", timeout=2)
+
+
+def test_the_verification_client_is_bounded_the_same_way(serve):
+    def trickle(conn, stop):
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n")
+        while not stop.is_set():
+            conn.sendall(b"x")
+            time.sleep(0.05)
+
+    url = serve(trickle)
+    visitor = probe.Visitor("127.0.0.1", int(url.split(":")[2].split("/")[0]), timeout=1)
+    started = time.monotonic()
+    with pytest.raises(httpget.GetError, match="not complete after 1 s"):
+        visitor.get("/ready")
+    assert time.monotonic() - started < 1 + 2
+    visitor.close()
