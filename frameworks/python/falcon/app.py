@@ -1,35 +1,21 @@
 """webshootout workloads on Falcon, WSGI under gunicorn (see docs/workloads.md)."""
 
-import json
 import random
-import secrets
 
 import falcon
-from psycopg_pool import ConnectionPool
-from shootout_common import env, hashing
+from shootout_common import env, hashing, psycopg_sessions
 
 HASH_FILE = env.value("HASH_FILE")
-SESSION_COOKIE = "uid"
 
 # Created at import, so in each gunicorn worker after the fork (no --preload). A sync worker uses one
-# connection at a time. Autocommit keeps the db request at one round trip; session opens a transaction.
-pool = ConnectionPool(
-    env.value("DATABASE_URL"),
-    min_size=env.db_pool(),
-    max_size=env.db_pool(),
-    kwargs={"autocommit": True},
-    open=True,
-)
+# connection at a time.
+pool = psycopg_sessions.create_pool()
 
 
 def text(resp: falcon.Response, body: str, status: str = falcon.HTTP_200) -> None:
     resp.status = status
     resp.content_type = falcon.MEDIA_TEXT  # "text/plain; charset=utf-8"
     resp.text = body
-
-
-def session_data(count: int) -> str:
-    return json.dumps({"count": count}, separators=(",", ":"))
 
 
 class Plaintext:
@@ -54,30 +40,12 @@ class Db:
 
 class Session:
     def on_get(self, req: falcon.Request, resp: falcon.Response) -> None:
-        uid = req.get_cookie_values(SESSION_COOKIE)
-        uid = uid[0] if uid else None
-        with pool.connection() as conn, conn.transaction():
-            row = None
-            if uid is not None:
-                row = conn.execute(
-                    "SELECT data FROM usersessions WHERE uid = %s FOR UPDATE", (uid,)
-                ).fetchone()
-            if row is None:
-                uid, count, is_new = secrets.token_urlsafe(16), 1, True
-                conn.execute(
-                    "INSERT INTO usersessions (uid, data) VALUES (%s, %s)",
-                    (uid, session_data(count)),
-                )
-            else:
-                count, is_new = json.loads(row[0])["count"] + 1, False
-                conn.execute(
-                    "UPDATE usersessions SET data = %s WHERE uid = %s",
-                    (session_data(count), uid),
-                )
-        text(resp, f"Count is {count}")
-        if is_new:
+        uid = req.get_cookie_values(psycopg_sessions.COOKIE)
+        visit = psycopg_sessions.visit(pool, uid[0] if uid else None)
+        text(resp, f"Count is {visit.count}")
+        if visit.is_new:
             # Plain HTTP here: Falcon marks cookies Secure by default, which a client would not send back.
-            resp.set_cookie(SESSION_COOKIE, uid, secure=False, http_only=True, same_site="Lax")
+            resp.set_cookie(psycopg_sessions.COOKIE, visit.uid, secure=False, http_only=True, same_site="Lax")
 
 
 class Hash:

@@ -1,33 +1,18 @@
 """webshootout workloads on Flask (see docs/workloads.md)."""
 
-import json
 import random
-import secrets
 
 from flask import Flask, Response, jsonify, request
-from psycopg_pool import ConnectionPool
-from shootout_common import env, hashing
+from shootout_common import env, hashing, psycopg_sessions
 
 # Flask's own static route (send_from_directory underneath) serves STATIC_DIR at /static.
 app = Flask(__name__, static_folder=env.value("STATIC_DIR"), static_url_path="/static")
 
 HASH_FILE = env.value("HASH_FILE")
-SESSION_COOKIE = "uid"
 
 # Created at import, so in each gunicorn worker after the fork (no --preload). A sync worker uses one
 # connection at a time, the gthread worker and the threaded dev server one per busy thread.
-# Autocommit keeps the single-query db request at one round trip; session opens its own transaction.
-pool = ConnectionPool(
-    env.value("DATABASE_URL"),
-    min_size=env.db_pool(),
-    max_size=env.db_pool(),
-    kwargs={"autocommit": True},
-    open=True,
-)
-
-
-def session_data(count: int) -> str:
-    return json.dumps({"count": count}, separators=(",", ":"))
+pool = psycopg_sessions.create_pool()
 
 
 def text(body: str, status: int = 200) -> Response:
@@ -55,28 +40,10 @@ def db():
 
 @app.get("/session")
 def session():
-    uid = request.cookies.get(SESSION_COOKIE)
-    with pool.connection() as conn, conn.transaction():
-        row = None
-        if uid is not None:
-            row = conn.execute(
-                "SELECT data FROM usersessions WHERE uid = %s FOR UPDATE", (uid,)
-            ).fetchone()
-        if row is None:
-            uid, count, is_new = secrets.token_urlsafe(16), 1, True
-            conn.execute(
-                "INSERT INTO usersessions (uid, data) VALUES (%s, %s)",
-                (uid, session_data(count)),
-            )
-        else:
-            count, is_new = json.loads(row[0])["count"] + 1, False
-            conn.execute(
-                "UPDATE usersessions SET data = %s WHERE uid = %s",
-                (session_data(count), uid),
-            )
-    response = text(f"Count is {count}")
-    if is_new:
-        response.set_cookie(SESSION_COOKIE, uid, httponly=True, samesite="Lax")
+    visit = psycopg_sessions.visit(pool, request.cookies.get(psycopg_sessions.COOKIE))
+    response = text(f"Count is {visit.count}")
+    if visit.is_new:
+        response.set_cookie(psycopg_sessions.COOKIE, visit.uid, httponly=True, samesite="Lax")
     return response
 
 

@@ -2,20 +2,13 @@
 
 import json
 import secrets
-from dataclasses import dataclass
 
 import asyncpg
 
 from . import env
+from .visit import COOKIE, Visit, data as _data
 
-COOKIE = "uid"
-
-
-@dataclass(frozen=True)
-class Visit:
-    uid: str
-    count: int
-    is_new: bool  # the answer must set the cookie
+__all__ = ["COOKIE", "Visit", "create_pool", "visit"]
 
 
 def create_pool() -> asyncpg.Pool:
@@ -25,10 +18,6 @@ def create_pool() -> asyncpg.Pool:
     """
     size = env.db_pool()
     return asyncpg.create_pool(env.value("DATABASE_URL"), min_size=size, max_size=size)
-
-
-def _data(count: int) -> str:
-    return json.dumps({"count": count}, separators=(",", ":"))
 
 
 async def visit(pool: asyncpg.Pool, uid: str | None) -> Visit:
