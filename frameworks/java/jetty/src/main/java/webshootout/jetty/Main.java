@@ -35,6 +35,10 @@ public final class Main {
         ServerConnector connector = new ServerConnector(server, 1, env.workers());
         connector.setHost(env.host());
         connector.setPort(env.port());
+        // Jetty passes 0 to the JDK, whose backlog is then 50: 64 clients connecting at once lose SYNs and
+        // wait a second to retry. Jetty's docs name acceptQueueSize as the knob; 1024 is what Rust's and
+        // Python's servers use by default (Go and Node follow the kernel's somaxconn or 511).
+        connector.setAcceptQueueSize(1024);
         server.addConnector(connector);
 
         ServletContextHandler context = new ServletContextHandler();
