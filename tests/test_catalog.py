@@ -5,30 +5,11 @@ from pathlib import Path
 import pytest
 
 from webshootout import catalog, provision
+from manifests import BASE
 from webshootout.catalog import ManifestError
 
 ROOT = Path(__file__).resolve().parents[1]
 
-BASE = """
-schema = 1
-name = "demo"
-display = "Demo"
-language = "python"
-version = "1.0"
-server = "demo server"
-kind = "micro"
-[start]
-command = "run --port {port}"
-ready = "/plaintext"
-[workloads]
-plaintext = "/plaintext"
-[fairness]
-processes = "WORKERS"
-threads = "1"
-pool = "none"
-keepalive = "on"
-production = "release"
-"""
 
 
 def write(tmp_path: Path, text: str, name: str = "demo") -> Path:

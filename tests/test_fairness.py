@@ -5,33 +5,16 @@ from pathlib import Path
 
 import pytest
 
+from manifests import BASE
 from webshootout import catalog, fairness
 from webshootout.commands import fairness as fairness_cmd
 
 ROOT = Path(__file__).resolve().parents[1]
 LINEUP = catalog.discover(ROOT)
 
-DEMO = """
-schema = 1
-name = "demo"
-display = "Demo"
-language = "python"
-version = "1.0"
-server = "demo server"
-kind = "micro"
-[start]
-command = "run --workers {workers}"
-ready = "/plaintext"
-[workloads]
-plaintext = "/plaintext"
-db = "/db"
-[fairness]
-processes = "WORKERS"
-threads = "1"
-pool = "DB_POOL"
-keepalive = "on"
-production = "release"
-"""
+# A stack with a database workload whose code is sized from DB_POOL and whose count follows WORKERS.
+DEMO = (BASE.replace("{port}", "{workers}").replace('pool = "none"', 'pool = "DB_POOL"')
+        .replace('plaintext = "/plaintext"\n[fairness]', 'plaintext = "/plaintext"\ndb = "/db"\n[fairness]'))
 
 
 def test_docs_fairness_md_is_what_the_manifests_say():
