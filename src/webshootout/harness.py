@@ -137,7 +137,7 @@ class Served:
     def keepalive(self) -> KeepAlive:
         """How many TCP connections a few requests of the ready path took (measured once per server)."""
         if self._keepalive is None:
-            self._keepalive = probe_keepalive(server.HOST, self.server.port, self.variant.start.ready)
+            self._keepalive = probe_keepalive(self.server.host, self.server.port, self.variant.start.ready)
         return self._keepalive
 
     def context(self, workload: str) -> Context:
@@ -175,7 +175,7 @@ def settle(srv: server.Server) -> str | None:
     One GET of the ready path waits its turn behind them, so the next check or trial starts on an idle
     server. Returns why it did not answer 200, or None.
     """
-    url = f"http://{server.HOST}:{srv.port}{srv.variant.start.ready}"
+    url = f"http://{srv.host}:{srv.port}{srv.variant.start.ready}"
     try:
         status, _ = httpget.get(url, SETTLE_TIMEOUT)
     except httpget.GetError as exc:
@@ -196,7 +196,7 @@ def keepalive_mismatch(variant: Variant, kept: KeepAlive) -> str | None:
 
 
 def context(srv: server.Server, env: server.Environment, workload: str) -> Context:
-    return Context(server.HOST, srv.port, srv.variant.path_of(workload), env.postgres, env.assets,
+    return Context(srv.host, srv.port, srv.variant.path_of(workload), env.postgres, env.assets,
                    srv.variant.session_store)
 
 

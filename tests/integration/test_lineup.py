@@ -42,11 +42,11 @@ def test_express_cluster_keeps_a_visitor_across_reconnects(root, no_leftovers):
             harness.environment(Path(tmp), Path(tmp) / "logs", cpus, need_database=True) as env:
         leaks: list = []
         with harness.serving(variant, env, install=True, on_stop_fault=leaks.append) as served:
-            visitor = Visitor(harness.server.HOST, served.server.port)
+            visitor = Visitor(served.server.host, served.server.port)
             for n in range(1, 13):
                 visitor.close()  # a new TCP connection each time; the kernel spreads them over workers
                 assert visitor.get("/session").text == f"Count is {n}"
-            other = Visitor(harness.server.HOST, served.server.port)
+            other = Visitor(served.server.host, served.server.port)
             assert other.get("/session").text == "Count is 1"
             other.close()
             visitor.close()
