@@ -3,8 +3,11 @@ every remote command quoted word by word, and always under a time limit at both 
 
 from __future__ import annotations
 
+import os
+import posixpath
 import re
 import select
+import socket
 import shlex
 import shutil
 import subprocess
@@ -23,6 +26,20 @@ CONTROL_PERSIST = 120
 # Seconds between the remote `timeout` sending SIGTERM and SIGKILL.
 KILL_AFTER = 5
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# What a harness leaves on a host lives under REMOTE_ROOT/<owner tag>, and every process it starts there
+# carries the tag in REMOTE_OWNER_VAR: a later harness on the same machine can tell what a dead one left.
+REMOTE_ROOT = "/var/tmp/webshootout"
+REMOTE_OWNER_VAR = "WEBSHOOTOUT_REMOTE_OWNER"
+
+
+def owner_tag(pid: int | None = None) -> str:
+    """This harness as remote hosts know it: the machine it runs on and its pid."""
+    return f"{socket.gethostname()}-{os.getpid() if pid is None else pid}"
+
+
+def work_dir(*parts: str) -> str:
+    """A path on a remote host under this harness's own folder there."""
+    return posixpath.join(REMOTE_ROOT, owner_tag(), *parts)
 
 
 class RemoteError(RuntimeError):
@@ -171,7 +188,7 @@ class Remote:
         # sshd starts each session's shell with setsid(): its pid is the new group's id, and exec keeps it.
         # The pid is told only once in the folder, so that a start that cannot even begin fails here.
         command = (f"cd {shlex.quote(cwd)} || exit 126; " if cwd else "") + "echo $$ >&2; " + remote_command(
-            words, env={**(env or {}), TOKEN_VAR: token}) + " 2>&1"
+            words, env={**(env or {}), TOKEN_VAR: token, REMOTE_OWNER_VAR: owner_tag()}) + " 2>&1"
         self._ensure_master()
         log.parent.mkdir(parents=True, exist_ok=True)
         with log.open("ab") as out:
