@@ -209,3 +209,20 @@ def test_outside_contract_must_say_why(tmp_path):
 def test_a_version_must_be_pinned_whole():
     assert _pinned("1.2.3", "flask==1.2.3\n") and _pinned("1.12.0", "github.com/gin-gonic/gin v1.12.0\n")
     assert not _pinned("1.2", "flask==1.2.3\n") and not _pinned("2.3", "flask==1.2.3\n")
+
+
+def test_start_root_is_the_reason_or_none(tmp_path):
+    path = write(tmp_path, BASE.replace('ready = "/plaintext"\n', 'ready = "/plaintext"\nroot = "binds port 80"\n')
+                 + '[variants.plain]\ndisplay = "Demo plain"\n')
+    base, plain = catalog.load_manifest(path)
+    assert base.start.root == "binds port 80" and plain.start.root == "binds port 80"
+    other = tmp_path / "other"
+    other.mkdir()
+    (fresh,) = catalog.load_manifest(write(other, BASE))
+    assert fresh.start.root is None
+
+
+@pytest.mark.parametrize("value", ['""', '"  "', "true", "1"])
+def test_start_root_must_be_a_reason(tmp_path, value):
+    message = error_of(tmp_path, BASE.replace('ready = "/plaintext"\n', f'ready = "/plaintext"\nroot = {value}\n'))
+    assert "framework.toml: start.root: expected why this stack must run as root, a non-empty string" in message

@@ -38,6 +38,7 @@ class Start:
     ready: str
     timeout: float
     warmup: float | None  # seconds of warm-up this stack needs (JIT); None = the run's default
+    root: str | None = None  # why this stack must run as root; None: it runs as the unprivileged user
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ _TOP_KEYS = {"schema", "name", "display", "language", "version", "server", "kind
              "session_store", "setup", "start", "workloads", "variants", "fairness", "outside_contract"}
 _VARIANT_KEYS = _TOP_KEYS - {"schema", "name", "variants"}
 _SETUP_KEYS = {"requires", "apt", "commands", "inputs"}
-_START_KEYS = {"command", "env", "ready", "timeout", "warmup"}
+_START_KEYS = {"command", "env", "ready", "timeout", "warmup", "root"}
 _FAIRNESS_TEXT = ("processes", "threads", "pool", "keepalive", "production")
 # Tables a variant replaces whole: a variant may implement fewer workloads, or depart on fewer knobs.
 _REPLACED = {"workloads", "departures"}
@@ -210,13 +211,16 @@ def _build(data: dict, vid: str, folder: Path, manifest: Path, where: str) -> Va
     for field, value in (("timeout", timeout), ("warmup", warmup)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0):
             raise check.fail(f"start.{field}", "a number of seconds >= 0", value)
+    root = start_t.get("root")
+    if root is not None and (not isinstance(root, str) or not root.strip()):
+        raise check.fail("start.root", "why this stack must run as root, a non-empty string", root)
 
     return Variant(
         id=vid, name=name, display=check.string(data, "display"), language=check.string(data, "language"),
         version=check.string(data, "version"), server=check.string(data, "server"), kind=kind,
         folder=folder, manifest=manifest, setup=setup,
         start=Start(command, tuple(sorted(env.items())), ready, float(timeout),
-                    None if warmup is None else float(warmup)),
+                    None if warmup is None else float(warmup), root),
         workloads=tuple((w, workloads_t[w]) for w in WORKLOADS if w in workloads_t),
         unavailable=unavailable, session_store=session_store, fairness=_fairness(check, data),
         outside_contract=check.string(data, "outside_contract", required=False),
