@@ -48,6 +48,7 @@ class FakeSampler:
 class FakeServed:
     variant: object
     stack: FakeStack
+    user = "webshootout"
 
     def alive(self) -> bool:
         return self.variant.id not in self.stack.dies
@@ -90,7 +91,7 @@ class FakeStack:
     assets: assets.Assets | None = None
 
     @contextlib.contextmanager
-    def environment(self, work: Path, logs: Path, cpus, need_database: bool):
+    def environment(self, work: Path, logs: Path, cpus, need_database: bool, where=None):
         work.mkdir(parents=True, exist_ok=True)
         logs.mkdir(parents=True, exist_ok=True)
         self.assets = assets.create(work / "assets")

@@ -141,3 +141,28 @@ def test_the_harness_spends_under_half_a_percent_of_a_sampled_window_on_the_serv
     total = (end_usage.ru_utime + end_usage.ru_stime) - (start_usage.ru_utime + start_usage.ru_stime)
     assert total / elapsed < 0.005, f"harness CPU {total:.3f} s in {elapsed:.1f} s"
     assert after == before  # the harness gets every CPU back after the trial
+
+
+class _CountingGroup:
+    """A Group stand-in counting reads: 1 s of CPU per read, memory rising by 1 MB per read."""
+
+    memory_method = cpu_method = "counted"
+    peak = None
+
+    def __init__(self):
+        self.reads = 0
+
+    def cpu_seconds(self) -> float:
+        self.reads += 1
+        return float(self.reads)
+
+    def memory_bytes(self) -> int:
+        return self.reads * MB
+
+
+def test_without_an_interval_the_group_is_read_at_the_start_and_end_only():
+    group = _CountingGroup()
+    with Sampler(group, interval=None) as sampler:
+        time.sleep(0.3)
+    assert group.reads == 2 and sampler.usage.samples == 2
+    assert sampler.usage.rss_peak_mb == 2.0 and sampler.usage.cpu_percent > 0

@@ -6,6 +6,7 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 HASH_FILE_BYTES = 65_536
 
@@ -25,6 +26,8 @@ _PAGE = """<!DOCTYPE html>
 class Assets:
     hash_file: Path
     static_dir: Path
+    # Puts a rewritten file where the servers read it, when that is another host (harness.environment).
+    publish: Callable[[Path], object] | None = None
 
     @property
     def index_html(self) -> Path:
@@ -36,6 +39,8 @@ class Assets:
         tmp.write_bytes(os.urandom(HASH_FILE_BYTES))
         os.chmod(tmp, 0o644)
         tmp.replace(self.hash_file)
+        if self.publish is not None:
+            self.publish(self.hash_file)
 
     def env(self) -> dict[str, str]:
         return {"HASH_FILE": str(self.hash_file), "STATIC_DIR": str(self.static_dir)}

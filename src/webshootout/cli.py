@@ -7,19 +7,19 @@ import shlex
 import sys
 from pathlib import Path
 
-from . import catalog, leftovers, suites
+from . import ROOT, catalog, leftovers, suites
 from .commands import check, clean, compare, report, run, setup
 from .commands import fairness as fairness_cmd
 from .commands import list as list_cmd
 from .commands import lab as lab_cmd
 from .load.base import DriverError
 from .provision import SetupError
+from .remote import RemoteError
 from .results import ResultsError, RunDir
 from .services.postgres import PostgresError
-from .settings import DRIVERS, Settings, SettingsError, build, refuse_changes, resume_flags
+from .settings import DRIVERS, Settings, SettingsError, build, refuse_changes, refuse_other_hosts, resume_flags
 from .signals import stop_like_ctrl_c
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _selection(parser: argparse.ArgumentParser) -> None:
@@ -27,6 +27,8 @@ def _selection(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workloads", metavar="NAMES", help=f"comma-separated, among {','.join(catalog.WORKLOADS)}")
     parser.add_argument("--suite", metavar="NAME", help="a suite from suites/NAME.toml")
     parser.add_argument("--no-install", action="store_true", help="never apt-get install; fail instead")
+    parser.add_argument("--hosts", metavar="FILE",
+                        help="run app, database and load on the hosts this file names (docs/multi-host.md)")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -108,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
             return clean.run(settings)
         return run.run(settings, argv)
     except (SettingsError, catalog.ManifestError, suites.SuiteError, ResultsError, SetupError, PostgresError,
-            DriverError) as exc:
+            DriverError, RemoteError) as exc:
         print(f"shootout: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -125,6 +127,7 @@ def _resumed(args) -> Settings:
     then = build(then_args, ROOT, default_suite=suites_default(then_args))
     now = build(resume_flags(args, then_args), ROOT)
     refuse_changes(then, now)
+    refuse_other_hosts((meta.get("topology") or {}).get("roles"), now.hosts)
     return now
 
 

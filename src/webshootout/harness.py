@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import http.client
 import secrets
 import shutil
@@ -11,11 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from . import assets, claims, httpget, process, provision, server
-from .catalog import Variant
+from . import ROOT, assets, claims, httpget, placement, process, provision, server, ship
+from .catalog import ManifestError, Variant
 from .sampler import Sampler
 from .signals import uninterrupted
+from .placement import Placement
+from .remote import RemoteError
+from .remote_group import RemoteGroup
 from .services.postgres import Postgres
+from .services.remote_postgres import RemotePostgres
 from .workloads import MODULES, NEEDS_DATABASE, Context, VerifyError
 from .workloads.keepalive import KeepAlive
 from .workloads.keepalive import probe as probe_keepalive
@@ -26,8 +31,10 @@ def say(message: str) -> None:
 
 
 @contextlib.contextmanager
-def environment(work: Path, logs: Path, cpus: tuple[int, ...], need_database: bool) -> Iterator[server.Environment]:
-    """Files, secret and (when needed) PostgreSQL for a run; everything is stopped and removed on exit."""
+def environment(work: Path, logs: Path, cpus: tuple[int, ...], need_database: bool,
+                where: Placement | None = None) -> Iterator[server.Environment]:
+    """Files, secret and (when needed) PostgreSQL for a run, on this machine or on the hosts `where` places
+    the roles on; everything is stopped and removed on exit."""
     work.mkdir(parents=True, exist_ok=True)
     work.chmod(0o755)  # PostgreSQL and privilege-dropping servers run as other users and must enter it
     logs.mkdir(parents=True, exist_ok=True)
@@ -38,14 +45,31 @@ def environment(work: Path, logs: Path, cpus: tuple[int, ...], need_database: bo
         stack.enter_context(claims.claimed(work))  # a later command removes it if this harness is killed
         postgres = None
         if need_database:
-            say("starting PostgreSQL")
-            postgres = stack.enter_context(Postgres(work / "postgres", cpus, log=say,
-                                                    keep_log=logs / "postgres.log"))
-        yield server.Environment(postgres, files, secrets.token_hex(32), cpus, scratch, logs)
+            postgres = stack.enter_context(_database(work, logs, cpus, where))
+        if where is None:
+            yield server.Environment(postgres, files, secrets.token_hex(32), cpus, scratch, logs)
+            return
+        app, database, remote = where.host("app"), where.host("database"), where.remote("app")
+        ship.ship(remote, [files.hash_file.parent])
+        files = dataclasses.replace(files, publish=lambda path: ship.ship(remote, [path]))
+        yield server.Environment(postgres, files, secrets.token_hex(32), app.cpus, scratch, logs, host=app.address,
+                                 app=remote, database_cpus=database.cpus)
     finally:
         with uninterrupted():
             stack.close()
             shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _database(work: Path, logs: Path, cpus: tuple[int, ...], where: Placement | None):
+    """The run's PostgreSQL: here on the server CPUs, or on the database host open to the app host only."""
+    keep_log = logs / "postgres.log"
+    if where is None:
+        say("starting PostgreSQL")
+        return Postgres(work / "postgres", cpus, log=say, keep_log=keep_log)
+    database = where.host("database")
+    say(f"starting PostgreSQL on {where.remote('database')}")
+    return RemotePostgres(where.remote("database"), database.address, database.cpus,
+                          clients=(where.host("app").address,), log=say, keep_log=keep_log)
 
 
 def needs_database(variants: list[Variant]) -> bool:
@@ -83,7 +107,13 @@ def _start(variant: Variant, env: server.Environment, install: bool) -> server.S
         provision.setup(variant, setup_log, say, install=install)
     except provision.SetupError as exc:
         raise Failed(Fault("setup", str(exc), process.log_tail(setup_log))) from None
-    say(f"starting {variant.id}")
+    if env.app is not None:
+        try:
+            placement.apt_install(env.app, list(variant.setup.apt), say)
+            ship.ship(env.app, ship.paths_for(variant, ROOT))
+        except (provision.SetupError, RemoteError, ManifestError) as exc:
+            raise Failed(Fault("setup", f"on {env.app}: {exc}")) from None
+    say(f"starting {variant.id}" + (f" on {env.app}" if env.app else ""))
     try:
         return server.start(variant, env)
     except process.StartError as exc:
@@ -112,6 +142,11 @@ class Served:
     @property
     def variant(self) -> Variant:
         return self.server.variant
+
+    @property
+    def user(self) -> str:
+        """Who the server runs as, in words."""
+        return self.server.user
 
     def alive(self) -> bool:
         return self.server.running.alive()
@@ -144,9 +179,13 @@ class Served:
         return context(self.server, self.env, workload)
 
     def samplers(self) -> tuple[Sampler, Sampler]:
-        """Fresh samplers of the server and of PostgreSQL, which shares the server CPUs."""
+        """Fresh samplers of the server and of PostgreSQL, which shares the server CPUs.
+
+        On another host each read is an ssh round trip that would itself run there during the trial:
+        those groups are read at the start and the end only."""
         database = self.env.postgres.running.group if self.env.postgres else None
-        return Sampler(self.server.running.group), Sampler(database)
+        return tuple(Sampler(group, None if isinstance(group, RemoteGroup) else 1.0)
+                     for group in (self.server.running.group, database))
 
 
 @contextlib.contextmanager

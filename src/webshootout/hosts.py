@@ -37,6 +37,9 @@ class Hosts:
     source: Path
     hosts: tuple[Host, ...]  # one per role, in ROLES order
 
+    def __str__(self) -> str:
+        return f"the hosts of {self.source}"
+
     def __getitem__(self, role: str) -> Host:
         for host in self.hosts:
             if host.role == role:

@@ -81,6 +81,7 @@ def describe(settings: Settings, variants: list[Variant], argv: list[str], first
             "memory_gb": round(psutil.virtual_memory().total / 2**30, 1), "hostname": platform.node(),
         },
         "pinning": {"server_cpus": list(settings.server_cpus), "load_cpus": list(settings.load_cpus)},
+        "topology": first.get("topology"),  # with a hosts file; each session keeps its own as well
         "tools": first["tools"],
         "frameworks": {v.id: {"display": v.display, "language": v.language, "version": v.version,
                               "server": v.server, "kind": v.kind, "unavailable": v.unavailable}

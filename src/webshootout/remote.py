@@ -140,7 +140,8 @@ class Remote:
     def run(self, argv: list[str], *, timeout: float = 60.0, env: dict[str, str] | None = None,
             cwd: str | None = None, check: bool = True) -> subprocess.CompletedProcess:
         """Runs argv there and returns it completed, output as text; killed there after `timeout` seconds."""
-        command = remote_command(argv, env=env, cwd=cwd, timeout=timeout)
+        # Tagged too: what a killed harness left running through it (a load) is swept like a started group.
+        command = remote_command(argv, env={**(env or {}), REMOTE_OWNER_VAR: owner_tag()}, cwd=cwd, timeout=timeout)
         done = self._call(command, timeout + KILL_AFTER + CONNECT_TIMEOUT)
         if check:
             self._checked(command, timeout, done)

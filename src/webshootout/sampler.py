@@ -29,10 +29,11 @@ class Sampler:
     """Use as a context manager around a trial; `usage` is set on exit.
 
     CPU is the group's accumulated CPU time at the end minus at the start, so it is exact whatever the
-    interval; memory is read every `interval` seconds, a few file reads per sample.
+    interval; memory is read every `interval` seconds, a few file reads per sample, or (interval None) only
+    at the start and the end.
     """
 
-    def __init__(self, group: Group | None, interval: float = 1.0):
+    def __init__(self, group: Group | None, interval: float | None = 1.0):
         self._group = group
         self._interval = interval
         self._memory: list[int] = []
@@ -58,7 +59,8 @@ class Sampler:
         self._sample()
         self._cpu_start = self._cpu_end
         self._t0 = time.monotonic()
-        self._thread.start()
+        if self._interval is not None:
+            self._thread.start()
         return self
 
     def __exit__(self, *exc) -> None:
@@ -66,7 +68,8 @@ class Sampler:
             self.usage = IDLE
             return
         self._stop.set()
-        self._thread.join()
+        if self._thread.is_alive():
+            self._thread.join()
         self._sample()
         elapsed = time.monotonic() - self._t0
         peak = self._group.peak

@@ -7,12 +7,13 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import process
+from . import process, users
 from .assets import Assets
 from .catalog import Variant
 from .remote import Remote
 from .services.postgres import Postgres
 from .signals import uninterrupted
+from . import remote_server  # imports this module back; uses it only when called
 
 HOST = "127.0.0.1"
 
@@ -53,8 +54,9 @@ def command_for(variant: Variant, host: str, port: int, workers: int) -> str:
 
 
 def server_env(variant: Variant, env: Environment, port: int, run_dir: Path) -> dict[str, str]:
+    # HOME is the run's directory: npm, JVM and Python caches go there, never into the harness user's home.
     values = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/root"),
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(run_dir),
         "LANG": "C.UTF-8", "HOST": env.host, "PORT": str(port), "WORKERS": str(env.worker_count),
         "DB_POOL": str(env.db_pool), "DB_POOL_TOTAL": str(env.db_pool_total),
         "SECRET_KEY": env.secret_key, "RUN_DIR": str(run_dir), **env.assets.env(),
@@ -71,6 +73,7 @@ class Server:
     port: int
     log: Path
     running: process.Running
+    user: str  # who the server runs as, with the reason when it is root (users.RunAs)
     host: str = HOST
 
     def stop(self) -> str | None:
@@ -80,20 +83,38 @@ class Server:
 
 def start(variant: Variant, env: Environment) -> Server:
     """Starts the server and waits until its ready path answers 200; on failure nothing is left running."""
+    if env.app is not None:
+        return remote_server.start(variant, env)
     port = process.free_port()
     run_dir = env.scratch / variant.id
     if run_dir.exists():
         shutil.rmtree(run_dir)
     run_dir.mkdir(parents=True)
-    # Not world-writable: a start script that drops privileges creates the subdirectories its workers
-    # write to and hands them to the workers' user.
+    from .harness import say  # harness imports this module, so not at import time
+    run_as = users.for_server([variant.folder, *variant.setup.inputs, run_dir, env.assets.static_dir],
+                              variant.start.root, say)
+    # Owned by the server's user and not world-writable: what the server writes at run time goes here.
+    os.chown(run_dir, run_as.uid, run_as.gid)
     os.chmod(run_dir, 0o755)
-    log = env.logs / f"{variant.id}.log"
-    running = process.start(command_for(variant, env.host, port, env.worker_count), cwd=variant.folder,
-                            env=server_env(variant, env, port, run_dir), cpus=env.cpus, log=log, port=port)
-    server = Server(variant, port, log, running)
+    command = command_for(variant, env.host, port, env.worker_count)
+    # setpriv rather than Popen(user=): it also sets the group and clears root's supplementary groups.
+    argv = ["bash", "-c", command] if not run_as.switches else [
+        "setpriv", f"--reuid={run_as.uid}", f"--regid={run_as.gid}", "--clear-groups", "--", "bash", "-c", command]
+    log = env.logs / f"{variant.id}.log"  # opened by the harness, in a folder the server cannot write to
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.touch()
+    # php-fpm and Apache reopen their stderr by name (/proc/self/fd/2), which needs the file's own permission.
+    os.chown(log, run_as.uid, run_as.gid)
+    running = process.start(argv, cwd=variant.folder, env=server_env(variant, env, port, run_dir), cpus=env.cpus,
+                            log=log, port=port)
+    return await_ready(Server(variant, port, log, running, str(run_as)))
+
+
+def await_ready(server: Server) -> Server:
+    """Waits until the server's ready path answers 200; on failure stops it (nothing is left) and re-raises."""
+    url = f"http://{server.host}:{server.port}{server.variant.start.ready}"
     try:
-        process.wait_ready(running, f"http://{HOST}:{port}{variant.start.ready}", variant.start.timeout)
+        process.wait_ready(server.running, url, server.variant.start.timeout)
     except BaseException:
         with uninterrupted():
             server.stop()

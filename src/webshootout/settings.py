@@ -9,6 +9,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import hosts as hostsfile
 from . import profiles, suites
 from .catalog import WORKLOADS
 from .profiles import ProfileError
@@ -36,6 +37,7 @@ class Settings:
     out: Path | None = None
     resume: Path | None = None
     install: bool = True  # whether setup may apt-get install (only as root)
+    hosts: hostsfile.Hosts | None = None  # where app, database and load run; None: all on this machine
 
     @property
     def suite_name(self) -> str:
@@ -169,7 +171,12 @@ def build(args, root: Path, *, default_suite: str | None = None) -> Settings:
             raise SettingsError(f"--{flag}: expected seconds >= {minimum}, got {get(flag)}")
     if get("trials") is not None and get("trials") < 1:
         raise SettingsError(f"--trials: expected at least 1, got {get('trials')}")
-    server_default, load_default = default_split()
+    placed = _hosts(get("hosts"), suite)
+    if placed is not None:
+        _refuse_with_hosts(get)
+        server_default, load_default = placed["app"].cpus, placed["load"].cpus
+    else:
+        server_default, load_default = default_split()
     frameworks = parse_list("--frameworks", get("frameworks"))
     workloads = parse_list("--workloads", get("workloads"), WORKLOADS)
     parts = plan(suite, frameworks, workloads, profile_flags(args))
@@ -188,12 +195,34 @@ def build(args, root: Path, *, default_suite: str | None = None) -> Settings:
         out=Path(get("out")) if get("out") else None,
         resume=Path(get("resume")) if get("resume") else None,
         install=not get("no_install"),
+        hosts=placed,
     )
+
+
+def _hosts(flag: str | None, suite: suites.Suite | None) -> hostsfile.Hosts | None:
+    """--hosts FILE, else the suite's [hosts] table, else None (everything on this machine)."""
+    if not flag:
+        return suite.hosts if suite else None
+    try:
+        return hostsfile.load(Path(flag))
+    except hostsfile.HostsError as exc:
+        raise SettingsError(f"--hosts: {exc}") from None
+
+
+def _refuse_with_hosts(get) -> None:
+    """Flags a hosts file decides, or that cannot work across hosts."""
+    for flag in ("server_cpus", "load_cpus"):
+        if get(flag):
+            raise SettingsError(f"--{flag.replace('_', '-')}: the hosts file gives each role's CPUs; "
+                                f"set them there")
+    if get("driver") not in (None, "native"):
+        raise SettingsError(f"--driver {get('driver')}: only the native driver (shootout-load) runs on a load "
+                            f"host; drop --driver or --hosts")
 
 
 # What a resumed run may not change: every trial of a run must be measured the same way.
 _FIXED = (("--suite", "suite_name"), ("--duration", "duration"), ("--warmup", "warmup"), ("--driver", "driver"),
-          ("--server-cpus", "server_cpus"), ("--load-cpus", "load_cpus"))
+          ("--server-cpus", "server_cpus"), ("--load-cpus", "load_cpus"), ("--hosts", "hosts"))
 _PROFILE_FLAGS = {"rates": "--rate", "session_modes": "--sessions", "keepalive_modes": "--keepalive"}
 
 
@@ -206,12 +235,16 @@ def resume_flags(now, then) -> argparse.Namespace:
     return merged
 
 
+def _shown(value) -> str:
+    return str(value) if isinstance(value, hostsfile.Hosts) else repr(value)
+
+
 def refuse_changes(then: Settings, now: Settings) -> None:
     """Raises SettingsError naming the first flag whose value differs from the run being resumed."""
     for flag, name in _FIXED:
         if getattr(then, name) != getattr(now, name):
-            raise SettingsError(f"{flag}: the run was made with {getattr(then, name)!r}, --resume was given "
-                                f"{getattr(now, name)!r}; start a new run to change it")
+            raise SettingsError(f"{flag}: the run was made with {_shown(getattr(then, name))}, --resume was given "
+                                f"{_shown(getattr(now, name))}; start a new run to change it")
     before = {part.name: part.profile for part in then.parts}
     for part in now.parts:
         if part.name not in before:
@@ -222,3 +255,18 @@ def refuse_changes(then: Settings, now: Settings) -> None:
                 flag = _PROFILE_FLAGS.get(field.name, "--" + field.name.replace("_", "-"))
                 raise SettingsError(f"{flag}: the run was made with {old!r} (part {part.name}), --resume was "
                                     f"given {new!r}; start a new run to change it")
+
+
+def refuse_other_hosts(recorded: dict | None, now: hostsfile.Hosts | None) -> None:
+    """The hosts file is read again on --resume: its roles must be where meta.json's topology says the run
+    put them (the same ssh destination, address and CPUs)."""
+    then = {role: (h["ssh"], h["address"], tuple(h["cpus"])) for role, h in (recorded or {}).items()}
+    placed = {h.role: (h.ssh, h.address, h.cpus) for h in now.hosts} if now else {}
+    for role in sorted(set(then) | set(placed)):
+        if then.get(role) != placed.get(role):
+            raise SettingsError(f"--hosts: the run placed {role} on {_place(then.get(role))}, the hosts given now "
+                                f"place it on {_place(placed.get(role))}; start a new run to change it")
+
+
+def _place(where: tuple | None) -> str:
+    return "this machine" if where is None else f"{where[0]} (address {where[1]}, CPUs {list(where[2])})"

@@ -7,8 +7,9 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import profiles
+from . import hosts, profiles
 from .catalog import WORKLOADS
+from .hosts import Hosts
 from .profiles import Profile, ProfileError
 
 
@@ -34,6 +35,7 @@ class Suite:
     duration: float | None
     warmup: float | None
     trials: int | None
+    hosts: Hosts | None = None  # a [hosts] table: where the roles run (see hosts.py)
 
 
 def union(selections) -> tuple[str, ...] | None:
@@ -47,7 +49,7 @@ def union(selections) -> tuple[str, ...] | None:
 
 
 _PART_KEYS = {"name", "frameworks", "workloads", *profiles.KEYS}
-_KEYS = {"description", "duration", "warmup", "trials", "runs"} | _PART_KEYS - {"name"}
+_KEYS = {"description", "duration", "warmup", "trials", "runs", "hosts"} | _PART_KEYS - {"name"}
 
 
 def _names(where: str, data: dict, field: str) -> tuple[str, ...] | None:
@@ -114,7 +116,17 @@ def load(path: Path) -> Suite:
         name=path.stem, description=description, parts=parts,
         duration=_number(path, data, "duration", float, 0.5), warmup=_number(path, data, "warmup", float, 0),
         trials=_number(path, data, "trials", int, 1),
+        hosts=_hosts(path, data),
     )
+
+
+def _hosts(path: Path, data: dict) -> Hosts | None:
+    if "hosts" not in data:
+        return None
+    try:
+        return hosts.from_table(path, data["hosts"])
+    except hosts.HostsError as exc:
+        raise SuiteError(str(exc)) from None
 
 
 def find(root: Path, name: str) -> Suite:

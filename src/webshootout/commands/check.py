@@ -5,7 +5,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from .. import catalog, harness
+from .. import catalog, harness, placement
 from ..harness import Fault, say
 from ..settings import Settings
 
@@ -26,8 +26,9 @@ def run(settings: Settings, stack=harness) -> int:
 
     with tempfile.TemporaryDirectory(prefix="shootout-check-") as tmp:
         work = Path(tmp)
-        with stack.environment(work, work / "logs", settings.server_cpus,
-                               stack.needs_database(variants)) as env:
+        with placement.placed(settings.hosts, say) as where, \
+                stack.environment(work, work / "logs", settings.server_cpus, stack.needs_database(variants),
+                                  where) as env:
             for variant in variants:
                 if variant.unavailable:
                     print(f"{variant.id}: unavailable ({variant.unavailable})")
@@ -35,6 +36,7 @@ def run(settings: Settings, stack=harness) -> int:
                 try:
                     with stack.serving(variant, env, install=settings.install,
                                        on_stop_fault=stop_fault(variant)) as served:
+                        print(f"{variant.id}: runs as {served.user}")
                         for workload in harness.workloads_of(variant, settings.workloads):
                             verification = served.check(workload)
                             if verification.passed:

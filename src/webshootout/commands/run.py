@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Callable
 
-from .. import catalog, harness, load, machine, process, profiles, provision
+from .. import catalog, harness, load, machine, placement, process, profiles, provision
 from ..harness import Fault, Served, say
 from ..load import DriverError, LoadResult, LoadSpec
+from ..load import remote as remote_load
 from ..profiles import Point
 from ..report import terminal, write_all
 from ..results import RunDir, new_run_dir
@@ -179,7 +180,7 @@ class RunContext:
         self.rundir.append({"kind": "verification", "framework": variant.id, "workload": workload,
                             "part": part.name, "passed": verification.passed, "reason": verification.reason,
                             "log_tail": verification.log_tail, "time": _now(),
-                            "keepalive": keepalive_of(verification)})
+                            "keepalive": keepalive_of(verification), "user": served.user})
         if not verification.passed:
             say(f"{variant.id} {workload}: verification FAILED, not measured: {verification.reason}")
             return
@@ -300,6 +301,12 @@ def _open_run_dir(settings: Settings) -> RunDir:
     return rundir
 
 
+def _driver(settings: Settings, where: placement.Placement | None) -> Driver:
+    if where is None:
+        return load.DRIVERS[settings.driver]
+    return remote_load.driver_on(where.remote("load"))
+
+
 def run(settings: Settings, argv: list[str], *, driver: Driver | None = None, stack=harness) -> int:
     everything = catalog.discover(settings.root)
     variants = catalog.select(everything, settings.frameworks)
@@ -311,17 +318,21 @@ def run(settings: Settings, argv: list[str], *, driver: Driver | None = None, st
     say(f"run directory: {rundir.path}")
     progress = Progress(max(0, trial_count(settings, everything) - len(done)),
                         settings.duration + settings.warmup / settings.trials + 1)
+    need_database = stack.needs_database(variants)
     try:
-        with stack.environment(rundir.path / "work", rundir.logs, settings.server_cpus,
-                               stack.needs_database(variants)) as env:
+        with placement.placed(settings.hosts, say) as where, \
+                stack.environment(rundir.path / "work", rundir.logs, settings.server_cpus, need_database,
+                                  where) as env:
             session = machine.session(settings.root, argv, env.postgres.version if env.postgres else None)
+            if where is not None:  # each session's, as a resumed run may find the hosts changed
+                session["topology"] = placement.topology(where, rundir.logs, need_database, say)
             if settings.resume:
                 meta = rundir.read_meta()
                 meta.setdefault("sessions", []).append(session)
             else:
                 meta = machine.describe(settings, variants, argv, session)
             rundir.write_meta(meta)
-            context = RunContext(settings, rundir, env, driver or load.DRIVERS[settings.driver], done, progress,
+            context = RunContext(settings, rundir, env, driver or _driver(settings, where), done, progress,
                                  len(meta["sessions"]) - 1, stack)
             for part in settings.parts:
                 context.run_part(part, everything)

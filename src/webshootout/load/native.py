@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from dataclasses import replace
 from pathlib import Path
 
@@ -91,10 +92,14 @@ def parse(data: dict) -> LoadResult:
     return result
 
 
-def run(spec: LoadSpec, log: Path | None = None) -> LoadResult:
-    # The connects and the warm-up come before the window; the timeout may hold each connect up.
-    allowed = spec.warmup + spec.duration + spec.timeout + 60
-    done, _ = run_tool(argv(spec, str(binary())), spec.cpus, allowed, log)
+def allowance(spec: LoadSpec) -> float:
+    """Seconds a run may take: the connects and the warm-up come before the window, and the timeout may
+    hold each connect up."""
+    return spec.warmup + spec.duration + spec.timeout + 60
+
+
+def result_of(done: subprocess.CompletedProcess) -> LoadResult:
+    """The LoadResult of a finished shootout-load, wherever it ran."""
     if done.returncode != 0:
         raise DriverError(f"shootout-load exited with {done.returncode}: {done.stderr.strip()[-500:]}")
     try:
@@ -102,3 +107,8 @@ def run(spec: LoadSpec, log: Path | None = None) -> LoadResult:
     except ValueError as exc:
         raise DriverError(f"shootout-load printed no JSON ({exc}): {done.stdout[:300]!r}") from None
     return parse(data)
+
+
+def run(spec: LoadSpec, log: Path | None = None) -> LoadResult:
+    done, _ = run_tool(argv(spec, str(binary())), spec.cpus, allowance(spec), log)
+    return result_of(done)

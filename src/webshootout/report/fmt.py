@@ -94,3 +94,24 @@ def sustainable_lines(workload: dict) -> list[str]:
     return [f"{item['framework']} ({item['series']}): "
             + (f"{count(item['rate'])} req/s" if item["rate"] is not None else "none of the rates")
             + f" with p99 <= {item['slo_p99_ms']:g} ms" for item in workload.get("sustainable", [])]
+
+
+def pinning_text(run: dict) -> str:
+    pinning = run["pinning"]
+    if run.get("topology"):
+        return "each role on its own host, pinned to the CPUs under Hosts"
+    return (f"server and PostgreSQL on CPUs {pinning.get('server_cpus')}, "
+            f"load generator on CPUs {pinning.get('load_cpus')}")
+
+
+def topology_lines(run: dict) -> list[str]:
+    """With a hosts file: one line per role and per measured link; nothing for a one-machine run."""
+    topology = run.get("topology")
+    if not topology:
+        return []
+    lines = [f"{role}: {h['ssh']} at {h['address']}, CPUs {','.join(map(str, h['cpus']))} of "
+             f"{h.get('cpus_online')}, Linux {h.get('kernel')}, {h.get('cpu_model')}"
+             for role, h in topology["roles"].items()]
+    lines += [f"link {link['client']} -> {link['server']}: round trip median {link['rtt_median_us']:.0f} us, "
+              f"{link['throughput_mbit_s']:,.0f} Mbit/s" for link in topology["links"]]
+    return lines

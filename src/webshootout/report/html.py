@@ -43,14 +43,14 @@ def _card(title: str, content: str, extra: str = "") -> str:
 
 
 def _header(run: dict) -> str:
-    machine, pinning, settings = run["machine"], run["pinning"], run["settings"]
+    machine, settings = run["machine"], run["settings"]
     rows = [
         ("Created", f"{run['created']} &middot; webshootout {escape(str(run['webshootout']))} &middot; "
                     f"commit <code>{escape(str(run['git_commit']))}</code>"),
         ("Machine", escape(f"{machine.get('cpu_model')}, {machine.get('cpus')} CPUs, {machine.get('memory_gb')} GB, "
                            f"Linux {machine.get('kernel')}")),
-        ("Pinning", escape(f"server and PostgreSQL on CPUs {pinning.get('server_cpus')}, "
-                           f"load generator on CPUs {pinning.get('load_cpus')}")),
+        ("Pinning", escape(fmt.pinning_text(run))),
+        *([("Hosts", "<br>".join(escape(line) for line in fmt.topology_lines(run)))] if run.get("topology") else []),
         ("Load", escape(f"{settings.get('driver')}: {settings.get('trials')} trials of {settings.get('duration')} s "
                         f"after {settings.get('warmup')} s warm-up; load points {', '.join(run['load_points'])}")),
         ("Tools", escape(" · ".join(f"{k} {v}" for k, v in sorted(run["tools"].items())))),

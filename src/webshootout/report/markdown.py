@@ -14,15 +14,15 @@ def _table(header: tuple[str, ...], rows: list[tuple[str, ...]], left: set[int] 
 
 
 def _header(run: dict) -> list[str]:
-    machine, pinning, settings = run["machine"], run["pinning"], run["settings"]
+    machine, settings = run["machine"], run["settings"]
     tools = ", ".join(f"{name} {version}" for name, version in sorted(run["tools"].items()))
     return [
         "# webshootout report", "",
         f"- **Run**: {run['created']}, webshootout {run['webshootout']}, commit `{run['git_commit']}`",
         f"- **Machine**: {machine.get('cpu_model')}, {machine.get('cpus')} CPUs, "
         f"{machine.get('memory_gb')} GB, Linux {machine.get('kernel')}",
-        f"- **Pinning**: server and PostgreSQL on CPUs {pinning.get('server_cpus')}, "
-        f"load generator on CPUs {pinning.get('load_cpus')}",
+        f"- **Pinning**: {fmt.pinning_text(run)}",
+        *(f"- **Hosts**: {line}" for line in fmt.topology_lines(run)),
         f"- **Load**: {settings.get('driver')}, {settings.get('trials')} trials of {settings.get('duration')} s "
         f"after {settings.get('warmup')} s warm-up; load points {', '.join(run['load_points'])}",
         f"- **Tools**: {tools}", "",

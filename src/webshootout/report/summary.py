@@ -85,6 +85,8 @@ def _run_header(meta: dict) -> dict:
         "created": meta.get("created"), "command": meta.get("command"), "git_commit": meta.get("git_commit"),
         "webshootout": meta.get("webshootout"), "machine": meta.get("machine", {}),
         "pinning": meta.get("pinning", {}),
+        # The latest session's: a resumed run says where its last trials ran.
+        "topology": next((s["topology"] for s in reversed(meta.get("sessions", [])) if s.get("topology")), None),
         "tools": {name: short_version(text) for name, text in meta.get("tools", {}).items()},
         "settings": {k: settings.get(k) for k in ("driver", "duration", "warmup", "trials")},
         "frameworks": meta.get("frameworks", {}),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import glob
 import os
-import pwd
 import secrets
 import shutil
 import signal
@@ -16,7 +15,7 @@ from pathlib import Path
 
 import psycopg
 
-from .. import claims, process, provision
+from .. import claims, process, provision, users
 
 WORLD_ROWS = 10_000
 ROLE = "bench"
@@ -48,16 +47,7 @@ def _service_user() -> str | None:
     """PostgreSQL refuses to run as root: use the postgres system user (created by Debian's package)."""
     if os.geteuid() != 0:
         return None
-    try:
-        pwd.getpwnam("postgres")
-    except KeyError:
-        subprocess.run(["useradd", "--system", "--no-create-home", "postgres"], check=True)
-    return "postgres"
-
-
-def _reachable_by_others(path: Path) -> bool:
-    path = path.resolve()
-    return all(p.stat().st_mode & 0o001 for p in [path, *path.parents] if p.exists())
+    return users.ensure("postgres").pw_name
 
 
 @dataclass(frozen=True)
@@ -77,21 +67,28 @@ class Connection:
                 "PGPASSWORD": self.password, "PGDATABASE": self.database}
 
 
-class Postgres:
-    """Use as a context manager: it always stops and removes its data directory, also on errors and Ctrl-C."""
+def server_settings(listen: str, max_connections: int) -> list[str]:
+    """The -c options of every cluster of ours, listening on `listen` only."""
+    # synchronous_commit=off: the session workload measures frameworks, not this VM's fsync latency.
+    # No timed or WAL-size checkpoint may fall inside a trial: reset() checkpoints before each one.
+    return ["-c", f"listen_addresses={listen}", "-c", "shared_preload_libraries=pg_stat_statements",
+            "-c", f"max_connections={max_connections}", "-c", "synchronous_commit=off",
+            "-c", "pg_stat_statements.track=top", "-c", "unix_socket_permissions=0700",
+            "-c", "checkpoint_timeout=1h", "-c", "max_wal_size=8GB"]
 
-    def __init__(self, directory: Path, cpus: tuple[int, ...], log=print, max_connections: int = 400,
-                 keep_log: Path | None = None):
-        self.directory = directory
-        self.cpus = cpus
-        self.log = log
-        self.keep_log = keep_log  # where the server's log is copied before the cluster is removed
-        self.max_connections = max_connections
-        self.running: process.Running | None = None
-        self.connection: Connection | None = None
-        self.version = ""
 
-    def __enter__(self) -> Postgres:
+class Cluster:
+    """A cluster of ours as the harness uses it: seeded once, reset before every trial, queried to verify it.
+    A subclass starts and stops the server (setting `running`, `version`) and says how the superuser
+    connects (`_admin`).
+
+    Use as a context manager: it always stops and removes everything it made, also on errors and Ctrl-C."""
+
+    running = None  # what the sampler reads: `.group`, and `.alive()`
+    connection: Connection | None = None  # for the frameworks' role, once seeded
+    version = ""
+
+    def __enter__(self):
         try:
             self.start()
         except BaseException:
@@ -103,49 +100,18 @@ class Postgres:
         self.stop()
 
     def start(self) -> None:
-        bindir = find_bindir(self.log)
-        user = _service_user()
-        if user and not _reachable_by_others(self.directory.parent):
-            # The postgres user cannot enter a private parent (a 0700 temp dir): use a directory of its own.
-            self.directory = Path(tempfile.mkdtemp(prefix="webshootout-pg-"))
-        data, sockets = self.directory / "data", self.directory / "sockets"
-        if self.directory.exists():
-            shutil.rmtree(self.directory)
-        sockets.mkdir(parents=True)
-        claims.claim(self.directory)  # a later sweep removes the cluster if this harness is killed
-        if user:
-            shutil.chown(self.directory, user)
-            shutil.chown(sockets, user)
-        # Local connections are trusted as the superuser: only the cluster's owner (and root) may reach them.
-        sockets.chmod(0o700)
-        logfile = self.directory / "postgres.log"
-        init = subprocess.run([str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth-local=trust",
-                               "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C"],
-                              capture_output=True, text=True, user=user)
-        if init.returncode != 0:
-            raise PostgresError(f"initdb failed: {init.stderr.strip()[-1500:]}")
-        self.version = subprocess.run([str(bindir / "postgres"), "--version"], capture_output=True,
-                                      text=True).stdout.strip()
-        port = process.free_port()
-        # synchronous_commit=off: the session workload measures frameworks, not this VM's fsync latency.
-        # No timed or WAL-size checkpoint may fall inside a trial: reset() checkpoints before each one.
-        argv = [str(bindir / "postgres"), "-D", str(data), "-p", str(port), "-k", str(sockets),
-                "-c", "listen_addresses=127.0.0.1", "-c", "shared_preload_libraries=pg_stat_statements",
-                "-c", f"max_connections={self.max_connections}", "-c", "synchronous_commit=off",
-                "-c", "pg_stat_statements.track=top", "-c", "unix_socket_permissions=0700", "-c", "checkpoint_timeout=1h", "-c", "max_wal_size=8GB"]
-        # Its own cgroup (as every start gets one): the database's CPU and memory are sampled apart from the
-        # server's although both share the server CPUs.
-        self.running = process.launch(process.Launch(argv, self.directory, dict(os.environ), self.cpus, logfile,
-                                                     port, user, grace=15,
-                                                     stop_signal=signal.SIGINT))  # SIGINT: fast shutdown
-        self._sockets = sockets
-        self._port = port
-        self._wait_ready(logfile)
-        self._create(port)
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        raise NotImplementedError
 
     def _admin(self, database: str = "postgres") -> psycopg.Connection:
-        return psycopg.connect(host=str(self._sockets), port=self._port, user="postgres", dbname=database,
-                               autocommit=True)
+        """An autocommit connection to `database` as the superuser `postgres`."""
+        raise NotImplementedError
+
+    def _password_sql(self, password: str) -> str:
+        """The benchmark role's password as CREATE ROLE is given it."""
+        return password
 
     def _wait_ready(self, logfile: Path) -> None:
         deadline = time.monotonic() + 30
@@ -160,10 +126,10 @@ class Postgres:
                     raise PostgresError(f"postgres not ready after 30s:\n{process.log_tail(logfile)}") from None
                 time.sleep(0.1)
 
-    def _create(self, port: int) -> None:
+    def _create(self, host: str, port: int) -> None:
         password = secrets.token_urlsafe(18)
         with self._admin() as conn:
-            conn.execute(f"CREATE ROLE {ROLE} LOGIN PASSWORD '{password}'")
+            conn.execute(f"CREATE ROLE {ROLE} LOGIN PASSWORD '{self._password_sql(password)}'")
             conn.execute(f"CREATE DATABASE {DATABASE} OWNER {ROLE}")
         with self._admin(DATABASE) as conn:
             conn.execute("CREATE EXTENSION pg_stat_statements")
@@ -174,7 +140,7 @@ class Postgres:
                          f"FROM generate_series(1, {WORLD_ROWS}) AS i")
             conn.execute("CREATE TABLE usersessions (uid text PRIMARY KEY, data text NOT NULL)")
             conn.execute("ANALYZE")
-        self.connection = Connection("127.0.0.1", port, ROLE, password, DATABASE)
+        self.connection = Connection(host, port, ROLE, password, DATABASE)
 
     def reset(self) -> None:
         """Puts the database in the same state before every trial: session tables empty, statement statistics
@@ -208,6 +174,61 @@ class Postgres:
                           "JOIN pg_roles r ON r.oid = s.userid WHERE r.rolname = %s AND s.query ILIKE %s",
                           (ROLE, f"%{table}%"))
         return int(rows[0][0])
+
+
+class Postgres(Cluster):
+    """A cluster on this machine; the harness reaches it as the superuser through a unix socket only the
+    cluster's owner may enter."""
+
+    def __init__(self, directory: Path, cpus: tuple[int, ...], log=print, max_connections: int = 400,
+                 keep_log: Path | None = None):
+        self.directory = directory
+        self.cpus = cpus
+        self.log = log
+        self.keep_log = keep_log  # where the server's log is copied before the cluster is removed
+        self.max_connections = max_connections
+        self.running: process.Running | None = None
+
+    def start(self) -> None:
+        bindir = find_bindir(self.log)
+        user = _service_user()
+        if user and not users.reachable_by_others(self.directory.parent):
+            # The postgres user cannot enter a private parent (a 0700 temp dir): use a directory of its own.
+            self.directory = Path(tempfile.mkdtemp(prefix="webshootout-pg-"))
+        data, sockets = self.directory / "data", self.directory / "sockets"
+        if self.directory.exists():
+            shutil.rmtree(self.directory)
+        sockets.mkdir(parents=True)
+        claims.claim(self.directory)  # a later sweep removes the cluster if this harness is killed
+        if user:
+            shutil.chown(self.directory, user)
+            shutil.chown(sockets, user)
+        # Local connections are trusted as the superuser: only the cluster's owner (and root) may reach them.
+        sockets.chmod(0o700)
+        logfile = self.directory / "postgres.log"
+        init = subprocess.run([str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth-local=trust",
+                               "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C"],
+                              capture_output=True, text=True, user=user)
+        if init.returncode != 0:
+            raise PostgresError(f"initdb failed: {init.stderr.strip()[-1500:]}")
+        self.version = subprocess.run([str(bindir / "postgres"), "--version"], capture_output=True,
+                                      text=True).stdout.strip()
+        port = process.free_port()
+        argv = [str(bindir / "postgres"), "-D", str(data), "-p", str(port), "-k", str(sockets),
+                *server_settings("127.0.0.1", self.max_connections)]
+        # Its own cgroup (as every start gets one): the database's CPU and memory are sampled apart from the
+        # server's although both share the server CPUs.
+        self.running = process.launch(process.Launch(argv, self.directory, dict(os.environ), self.cpus, logfile,
+                                                     port, user, grace=15,
+                                                     stop_signal=signal.SIGINT))  # SIGINT: fast shutdown
+        self._sockets = sockets
+        self._port = port
+        self._wait_ready(logfile)
+        self._create("127.0.0.1", port)
+
+    def _admin(self, database: str = "postgres") -> psycopg.Connection:
+        return psycopg.connect(host=str(self._sockets), port=self._port, user="postgres", dbname=database,
+                               autocommit=True)
 
     def stop(self) -> None:
         if self.running is not None:

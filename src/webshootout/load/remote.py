@@ -1,0 +1,43 @@
+"""The native driver run on the load host of a hosts file: shootout-load there, over ssh, pinned to the load
+role's CPUs. Only the native driver runs remotely: wrk and ab are not built or installed on other hosts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from .. import ship
+from ..remote import Remote, RemoteError
+from . import native
+from .base import DriverError, LoadResult, LoadSpec
+
+Driver = Callable[..., LoadResult]  # (spec, log=None), as native.run
+# remote.run's `timeout` exit status when the time limit on the host ran out.
+TIMED_OUT = 124
+
+
+def driver_on(remote: Remote) -> Driver:
+    """A driver with the signature of native.run that runs shootout-load on `remote`; the binary built here
+    is shipped there first (at the same path) unless the host already shares it."""
+    program = native.binary()
+    try:
+        ship.ship(remote, [program])
+    except RemoteError as exc:
+        raise DriverError(f"cannot put shootout-load on {remote}: {exc}") from None
+
+    def run(spec: LoadSpec, log: Path | None = None) -> LoadResult:
+        argv = native.argv(spec, str(program))
+        allowed = native.allowance(spec)
+        try:
+            done = remote.run(["taskset", "-c", ",".join(map(str, spec.cpus)), *argv], timeout=allowed,
+                              check=False)
+        except RemoteError as exc:
+            raise DriverError(f"shootout-load on {remote}: {exc}") from None
+        if log is not None:
+            with log.open("a") as out:
+                out.write(f"$ {' '.join(argv)}  # on {remote}\n{done.stdout}{done.stderr}\n")
+        if done.returncode == TIMED_OUT:
+            raise DriverError(f"shootout-load on {remote} did not finish within {allowed:.0f}s")
+        return native.result_of(done)
+
+    return run
