@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from webshootout import assets, cli, suites
+from webshootout.placement import port_warning
 from webshootout.report import fmt
 from webshootout.results import RunDir
 from webshootout.settings import SettingsError
@@ -118,3 +119,9 @@ def test_a_rewritten_hash_file_is_published_where_the_servers_read_it(tmp_path):
     files = replace(assets.create(tmp_path), publish=published.append)
     files.rewrite_hash_file()
     assert published == [files.hash_file]
+
+
+def test_a_load_host_without_port_reuse_is_warned_of_with_its_ceiling():
+    assert port_warning({"tcp_tw_reuse": "1", "local_port_range": "32768-60999"}) is None
+    warning = port_warning({"tcp_tw_reuse": "2", "local_port_range": "32768-60999"})
+    assert "tcp_tw_reuse = 2" in warning and "about 470 new connections per second" in warning

@@ -181,6 +181,9 @@ def _network(layout: Layout) -> None:
         _run(["ip", "-n", ns, "addr", "add", f"{layout.address(role)}/{prefix}", "dev", INSIDE])
         _run(["ip", "-n", ns, "link", "set", INSIDE, "up"])
         _run(["ip", "-n", ns, "link", "set", "lo", "up"])
+    # The load host as docs/multi-host.md asks for it: reusing its ports in TIME_WAIT, which Linux does only
+    # on loopback by default (a per-namespace setting: nothing outside the lab changes).
+    _run(["ip", "netns", "exec", NAMESPACES["load"], "sysctl", "-q", "-w", "net.ipv4.tcp_tw_reuse=1"])
 
 
 def _prove(layout: Layout) -> None:

@@ -18,8 +18,15 @@ from .signals import uninterrupted
 
 Say = Callable[[str], None]
 
-# Run on a host: its facts, one per line (hostname, kernel, online CPUs, CPU model).
-_FACTS = "hostname; uname -r; nproc --all; sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1"
+# Run on a host: its facts, one per line (hostname, kernel, online CPUs, CPU model, OS, the python3 that
+# shipped virtual environments need).
+_FACTS = ("hostname; uname -r; nproc --all; sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1; "
+          ". /etc/os-release && echo \"$PRETTY_NAME\"; python3 --version; cat /proc/sys/net/ipv4/tcp_tw_reuse; "
+          "tr '\\t' - < /proc/sys/net/ipv4/ip_local_port_range")
+# A client reuses a local port in TIME_WAIT for a new connection to another host only with tcp_tw_reuse = 1
+# (the default 2 allows it on loopback only). Without it, against a server that closes every connection,
+# the load host runs out of ports at about (its port range) / 60 s new connections per second.
+TIME_WAIT_S = 60
 
 # Installs the missing Debian packages named in "$@" there, the way provision.apt_install does here:
 # services that packages would start are forbidden for the duration (policy-rc.d), the dpkg lock is waited for.
@@ -108,16 +115,31 @@ def apt_install(remote: Remote, packages: list[str], log: Say) -> None:
 
 def _facts(placement: Placement, role: str) -> dict:
     host = placement.host(role)
-    lines = placement.remote(role).run(["sh", "-c", _FACTS], timeout=30).stdout.splitlines() + ["", "", "", ""]
+    lines = placement.remote(role).run(["sh", "-c", _FACTS], timeout=30).stdout.splitlines() + [""] * 8
     return {"ssh": host.ssh, "address": host.address, "cpus": list(host.cpus), "hostname": lines[0],
             "kernel": lines[1], "cpus_online": int(lines[2]) if lines[2].isdigit() else None,
-            "cpu_model": lines[3]}
+            "cpu_model": lines[3], "os": lines[4], "python": lines[5], "tcp_tw_reuse": lines[6],
+            "local_port_range": lines[7]}
+
+
+def port_warning(load: dict) -> str | None:
+    """Why connection-per-request rates will be capped by the load host's ports, or None."""
+    if load.get("tcp_tw_reuse") == "1":
+        return None
+    low, _, high = load.get("local_port_range", "").partition("-")
+    ports = int(high) - int(low) + 1 if low.isdigit() and high.isdigit() else 28232
+    return (f"the load host has net.ipv4.tcp_tw_reuse = {load.get('tcp_tw_reuse') or '?'}: against a server that "
+            f"closes its connections it can open only about {ports // TIME_WAIT_S} new connections per second "
+            f"({ports} ports, each held {TIME_WAIT_S} s in TIME_WAIT); set it to 1 there (docs/multi-host.md)")
 
 
 def topology(placement: Placement, logs: Path, need_database: bool, say: Say) -> dict:
     """Which host runs which role, with its facts, and the links measured now with our own probe: load to
     app (the benchmark's requests), app to database (its queries)."""
     roles = {host.role: _facts(placement, host.role) for host in placement.hosts.hosts}
+    warning = port_warning(roles["load"])
+    if warning:
+        say(f"warning: {warning}")
     links = [("app", "load")] + ([("database", "app")] if need_database else [])
     measured = []
     for server, client in links:
@@ -129,4 +151,4 @@ def topology(placement: Placement, logs: Path, need_database: bool, say: Say) ->
             raise SetupError(str(exc)) from None
         measured.append(link.as_meta())
         say(f"  round trip median {link.rtt_median_us:.0f} us, {link.throughput_mbit_s:,.0f} Mbit/s")
-    return {"hosts_file": str(placement.hosts.source), "roles": roles, "links": measured}
+    return {"hosts_file": str(placement.hosts.source), "roles": roles, "links": measured, "warning": warning}

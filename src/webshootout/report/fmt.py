@@ -111,6 +111,7 @@ def topology_lines(run: dict) -> list[str]:
         return []
     lines = [f"{role}: {h['ssh']} at {h['address']}, CPUs {','.join(map(str, h['cpus']))} of "
              f"{h.get('cpus_online')}, Linux {h.get('kernel')}, {h.get('cpu_model')}"
+             + (f", {h['os']}, {h['python']}" if h.get("os") else "")
              for role, h in topology["roles"].items()]
     lines += [f"link {link['client']} -> {link['server']}: round trip median {link['rtt_median_us']:.0f} us, "
               f"{link['throughput_mbit_s']:,.0f} Mbit/s" for link in topology["links"]]

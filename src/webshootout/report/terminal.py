@@ -29,4 +29,8 @@ def render(summary: dict) -> str:
     if summary["not_measured"]:
         out.append("\n== not measured ==")
         out.extend(fmt.not_measured_line(item) for item in summary["not_measured"])
+    hosts = fmt.topology_lines(summary["run"])
+    if out and hosts:
+        out.append("\n== hosts ==")
+        out.extend(hosts)
     return "\n".join(out) if out else "(no results)"
