@@ -42,33 +42,31 @@ class FilesRemote:
 
     def copy_folder(self, local: Path, remote_dir: str, *, exclude=(), timeout: float = 600.0) -> None:
         self.copied.append((remote_dir, sorted(p.name for p in local.iterdir())))
+        self.excluded = exclude
 
     def run(self, argv, *, timeout=60.0, env=None, cwd=None, check=True):
         self.ran.append((argv, timeout))
         return self.answer
 
 
-def _variant(folder: Path, command: str, inputs: tuple[Path, ...] = ()) -> catalog.Variant:
-    base = next(v for v in catalog.discover(ROOT) if v.id == "go-nethttp")
-    return dataclasses.replace(base, folder=folder, manifest=folder / "framework.toml",
-                               start=dataclasses.replace(base.start, command=command),
-                               setup=dataclasses.replace(base.setup, inputs=inputs))
+def test_a_host_without_our_files_gets_the_sources_and_builds_there(tmp_path):
+    host = FilesRemote(shared=False)
+    said = []
+    assert ship.build_there(host, tmp_path, ("flask", "go-nethttp"), said.append)
+    assert host.copied == [(str(tmp_path), [])] and host.excluded == ship.NOT_SOURCES
+    (argv, timeout), = host.ran
+    assert argv == ["./shootout", "setup", "--frameworks", "flask,go-nethttp"] and timeout == ship.BUILD_TIMEOUT
+    assert ship.build_there(host, tmp_path, None, said.append)
+    assert host.ran[-1][0] == ["./shootout", "setup", "--harness-only"]
+    host.answer = subprocess.CompletedProcess([], 1, "", "go: module lookup disabled")
+    with pytest.raises(RemoteError, match=r"setup --frameworks flask failed \(exit 1\):\ngo: module lookup"):
+        ship.build_there(host, tmp_path, ("flask",), said.append)
 
 
-def test_paths_for_lists_the_folder_its_inputs_and_what_the_start_command_reaches_outside_it(tmp_path):
-    folder = tmp_path / "frameworks" / "rust" / "fw"
-    common = tmp_path / "frameworks" / "rust" / "common"
-    binary = tmp_path / "target" / "release" / "fw-bin"
-    for made in (folder / "bin", common):
-        made.mkdir(parents=True)
-    binary.parent.mkdir(parents=True)
-    binary.write_text("")
-    (common / "run.sh").write_text("")
-    command = "../../../target/release/fw-bin --port {port} ../common/run.sh bin/ ../missing/x /usr/bin/env"
-    assert ship.paths_for(_variant(folder, command, (common,)), tmp_path) == [folder, common, binary]
-    with pytest.raises(catalog.ManifestError, match=r"framework.toml: start.command: '../../../../x' leads"):
-        (tmp_path.parent / "x").write_text("")
-        ship.paths_for(_variant(folder, "../../../../x"), tmp_path)
+def test_a_host_sharing_our_files_builds_nothing(tmp_path):
+    host = FilesRemote(shared=True)
+    assert not ship.build_there(host, tmp_path, ("flask",), print)
+    assert host.copied == [] and host.ran == [] and list(tmp_path.iterdir()) == []
 
 
 def test_a_host_sharing_our_files_gets_nothing_copied_and_the_marker_is_removed(tmp_path):
@@ -102,7 +100,6 @@ def test_the_remote_driver_pins_times_logs_and_parses_like_native(tmp_path, fixt
     monkeypatch.setenv(native.BINARY_ENV, str(program))
     host = FilesRemote(shared=False)
     run = driver_on(host)
-    assert host.copied == [(str(tmp_path), ["shootout-load"])]
     output = (fixture_root / "drivers" / "shootout-load.json").read_text()
     host.answer = subprocess.CompletedProcess([], 0, output, "")
     log = tmp_path / "load.log"
@@ -185,3 +182,17 @@ def test_the_sweep_clears_only_what_dead_harnesses_of_this_machine_left(fake_ssh
         for proc in (dead, live, other):
             proc.kill()
             proc.wait()
+
+
+def test_the_sources_leave_out_build_output_history_and_runs_but_not_fixtures_named_runs(tmp_path):
+    for path in ("src/a.py", "runs/r1/results.jsonl", "tests/fixtures/runs/meta.json", ".git/HEAD",
+                 "frameworks/py/flask/.venv/bin/python", "frameworks/py/flask/app.py",
+                 "frameworks/py/flask/.setup-done", "target/release/x", "frameworks/js/e/node_modules/m.js"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("")
+    # As Remote.copy_folder packs a folder.
+    tar = subprocess.run(["tar", "-C", str(tmp_path), *(f"--exclude={name}" for name in ship.NOT_SOURCES),
+                          "-cf", "-", "."], capture_output=True, check=True).stdout
+    files = subprocess.run(["tar", "-tf", "-"], input=tar, capture_output=True, check=True).stdout.decode()
+    assert sorted(f for f in files.split() if not f.endswith("/")) == [
+        "./frameworks/py/flask/app.py", "./src/a.py", "./tests/fixtures/runs/meta.json"]

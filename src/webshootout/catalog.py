@@ -276,3 +276,8 @@ def select(variants: list[Variant], ids: tuple[str, ...] | None) -> list[Variant
     if unknown:
         raise ManifestError(f"unknown framework id {unknown[0]!r}; known: {', '.join(sorted(by_id))}")
     return [by_id[i] for i in ids]
+
+
+def available_ids(variants: list[Variant]) -> tuple[str, ...]:
+    """The ids of the variants that can be set up here (not marked unavailable)."""
+    return tuple(v.id for v in variants if not v.unavailable)

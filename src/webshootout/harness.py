@@ -12,12 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from . import ROOT, assets, claims, httpget, placement, process, provision, server, ship
-from .catalog import ManifestError, Variant
+from . import assets, claims, httpget, process, provision, server, ship
+from .catalog import Variant
 from .sampler import Sampler
 from .signals import uninterrupted
 from .placement import Placement
-from .remote import RemoteError
 from .remote_group import RemoteGroup
 from .services.postgres import Postgres
 from .services.remote_postgres import RemotePostgres
@@ -107,12 +106,6 @@ def _start(variant: Variant, env: server.Environment, install: bool) -> server.S
         provision.setup(variant, setup_log, say, install=install)
     except provision.SetupError as exc:
         raise Failed(Fault("setup", str(exc), process.log_tail(setup_log))) from None
-    if env.app is not None:
-        try:
-            placement.apt_install(env.app, list(variant.setup.apt), say)
-            ship.ship(env.app, ship.paths_for(variant, ROOT))
-        except (provision.SetupError, RemoteError, ManifestError) as exc:
-            raise Failed(Fault("setup", f"on {env.app}: {exc}")) from None
     say(f"starting {variant.id}" + (f" on {env.app}" if env.app else ""))
     try:
         return server.start(variant, env)

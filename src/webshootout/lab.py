@@ -87,6 +87,16 @@ def _run(argv: list[str], *, timeout: float = 30) -> str:
     return done.stdout
 
 
+def _remove_link(name: str) -> None:
+    """Deletes the link if it is there. A veth pair goes with the namespace holding its other end, but the
+    kernel takes it down in the background: it may vanish between the look and the delete."""
+    if not link_exists(name):
+        return
+    done = subprocess.run(["ip", "link", "del", name], capture_output=True, text=True, timeout=30)
+    if done.returncode != 0 and link_exists(name):
+        raise LabError(f"ip link del {name} failed (exit {done.returncode}): {done.stderr.strip()}")
+
+
 def namespaces() -> set[str]:
     return {line.split()[0] for line in _run(["ip", "netns", "list"]).splitlines() if line.strip()}
 
@@ -287,8 +297,7 @@ def down(log, layout: Layout = Layout()) -> bool:
             stopped = _stop_namespace_processes(ns)
             _run(["ip", "netns", "del", ns])
             log(f"lab: removed namespace {ns}" + (f" (stopped {stopped} processes)" if stopped else ""))
-        if link_exists(layout.veth(role)):
-            _run(["ip", "link", "del", layout.veth(role)])
+        _remove_link(layout.veth(role))
     if link_exists(BRIDGE):
         _run(["ip", "link", "del", BRIDGE])
         log(f"lab: removed bridge {BRIDGE}")

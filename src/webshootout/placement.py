@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from . import netprobe, remote_sweep
+from . import ROOT, netprobe, remote_sweep, ship
 from .hosts import Host, Hosts
 from .provision import SetupError
 from .remote import Remote, RemoteError, work_dir
@@ -61,9 +61,11 @@ class Placement:
 
 
 @contextlib.contextmanager
-def placed(hosts: Hosts | None, say: Say) -> Iterator[Placement | None]:
-    """Connects to every role's host and sweeps there what a killed harness of this machine left; None
-    without a hosts file. Every connection is closed on exit, and with it whatever was left started."""
+def placed(hosts: Hosts | None, say: Say, frameworks: tuple[str, ...] = ()) -> Iterator[Placement | None]:
+    """Connects to every role's host, sweeps there what a killed harness of this machine left, and has the
+    load host build shootout-load and the app host `frameworks` (ship.build_there: nothing to do on a host
+    that shares this machine's files); None without a hosts file. Every connection is closed on exit, and
+    with it whatever was left started."""
     if hosts is None:
         yield None
         return
@@ -77,6 +79,12 @@ def placed(hosts: Hosts | None, say: Say) -> Iterator[Placement | None]:
                     say(f"{remote}: {line}")
             except RemoteError as exc:
                 raise SetupError(f"hosts file {hosts.source}: {exc}") from None
+        try:
+            ship.build_there(remotes["load"], ROOT, None, say)
+            if frameworks:
+                ship.build_there(remotes["app"], ROOT, frameworks, say)
+        except RemoteError as exc:
+            raise SetupError(str(exc)) from None
         yield Placement(hosts, remotes)
     finally:
         with uninterrupted():

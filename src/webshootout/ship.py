@@ -1,16 +1,15 @@
-"""Puts what a role needs on its host at the same absolute paths it has here, so that interpreters, virtual
-environments and binaries built on this machine run there unchanged (hosts with the same OS)."""
+"""Puts what a role needs on its host, at the same absolute paths it has here: the project's sources, built
+there by its own setup, and the harness's files (the assets). A host that already sees this machine's files
+(the lab; an NFS mount) gets nothing: what was built here is what it runs."""
 
 from __future__ import annotations
 
-import os
-import shlex
 import shutil
 import tempfile
 import uuid
 from pathlib import Path
 
-from .catalog import ManifestError, Variant
+from .provision import BUILD_DIRS, MARKER
 from .remote import Remote, RemoteError
 
 
@@ -57,32 +56,25 @@ def _copy_file(remote: Remote, path: Path) -> None:
         remote.copy_folder(Path(holder), str(path.parent))
 
 
-def paths_for(variant: Variant, root: Path) -> list[Path]:
-    """What the app host needs to start `variant`, built here by setup: the variant's folder, its setup
-    inputs (shared code outside the folder), and whatever its start command names by a relative path that
-    leads out of the folder and exists (actix's `../../../target/release/actix-shootout`, Node's
-    `../common/cluster.js`). A path inside one already listed is left out. Not included: what setup
-    installs system-wide (apt packages, toolchains), which the host installs itself, and shootout-load,
-    which load.remote.driver_on ships to the load host. `root`, the project's folder, bounds what is
-    shipped: a start command's path that leads outside it is refused (ManifestError)."""
-    folder = variant.folder.resolve()
-    wanted = [folder, *variant.setup.inputs]
-    for word in shlex.split(variant.start.command):
-        if "/" not in word or word.startswith("/") or "{" in word:
-            continue
-        target = Path(os.path.normpath(folder / word))
-        if target.exists() and not target.is_relative_to(folder):
-            if not target.is_relative_to(root.resolve()):
-                raise ManifestError(f"{variant.manifest}: start.command: {word!r} leads outside {root}, "
-                                    f"which is all that is shipped to the app host")
-            wanted.append(target)
-    return _outermost(wanted)
+# What is not a source: build output (at any depth: no tracked folder has these names), caches, this
+# machine's runs and history. The host builds its own from the rest.
+NOT_SOURCES = (*BUILD_DIRS, MARKER, "__pycache__", ".pytest_cache", "./.git", "./runs")
+BUILD_TIMEOUT = 3600.0
 
 
-def _outermost(paths: list[Path]) -> list[Path]:
-    """The paths in order, without duplicates and without those inside another of them."""
-    kept: list[Path] = []
-    for path in paths:
-        if not any(path.is_relative_to(other) for other in paths if other != path) and path not in kept:
-            kept.append(path)
-    return kept
+def build_there(remote: Remote, root: Path, frameworks: tuple[str, ...] | None, log) -> bool:
+    """Unless `remote` shares this machine's files: the project's sources to the same path there, then
+    `./shootout setup` run there, which installs, checks and builds as it does here (its own Debian packages,
+    toolchains and caches); frameworks None builds the harness's own tools only (shootout-load).
+    Returns whether anything was built there; RemoteError says why a build failed."""
+    if shares_files(remote, root):
+        return False
+    log(f"{remote}: copying the project's sources to {root}")
+    remote.copy_folder(root, str(root), exclude=NOT_SOURCES)
+    what = ["--harness-only"] if frameworks is None else ["--frameworks", ",".join(frameworks)]
+    log(f"{remote}: ./shootout setup {' '.join(what)}")
+    done = remote.run(["./shootout", "setup", *what], cwd=str(root), timeout=BUILD_TIMEOUT, check=False)
+    if done.returncode != 0:
+        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-20:])
+        raise RemoteError(f"{remote}: ./shootout setup {' '.join(what)} failed (exit {done.returncode}):\n{tail}")
+    return True

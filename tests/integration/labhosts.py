@@ -17,6 +17,9 @@ def lab_hosts() -> Iterator[hosts.Hosts]:
         pytest.skip("the lab needs root and iproute2")
     layout = lab.Layout()
     if layout.hosts_file.exists():
+        status = lab.status(layout)
+        if not (status["bridge"] and all(role["sshd_pid"] for role in status["roles"].values())):
+            pytest.fail(f"a lab is only partly up ({layout.state}): run `./shootout lab down` first")
         yield hosts.load(layout.hosts_file)
         return
     try:

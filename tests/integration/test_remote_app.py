@@ -57,8 +57,9 @@ def test_go_nethttp_serves_from_the_app_host_and_is_loaded_from_the_load_host(tm
         with Postgres(tmp_path / "pg", lab["database"].cpus, log=lambda m: None) as pg:
             env = Environment(pg, assets.create(tmp_path / "assets"), "secret", lab["app"].cpus,
                               tmp_path / "servers", tmp_path / "logs", host=lab["app"].address, app=app)
-            # What the harness ships before it starts a server there (nothing is copied: the lab shares files).
-            ship.ship(app, [*ship.paths_for(variant, ROOT), env.assets.hash_file.parent])
+            # What the harness does before it starts a server there (nothing is copied: the lab shares files).
+            assert not ship.build_there(app, ROOT, (variant.id,), print)
+            ship.ship(app, [env.assets.hash_file.parent])
             srv = remote_server.start(variant, env)
             try:
                 assert srv.host == "10.77.0.2" and _listening("10.77.0.2", srv.port)

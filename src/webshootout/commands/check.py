@@ -26,7 +26,7 @@ def run(settings: Settings, stack=harness) -> int:
 
     with tempfile.TemporaryDirectory(prefix="shootout-check-") as tmp:
         work = Path(tmp)
-        with placement.placed(settings.hosts, say) as where, \
+        with placement.placed(settings.hosts, say, catalog.available_ids(variants)) as where, \
                 stack.environment(work, work / "logs", settings.server_cpus, stack.needs_database(variants),
                                   where) as env:
             for variant in variants:

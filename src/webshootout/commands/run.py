@@ -320,7 +320,7 @@ def run(settings: Settings, argv: list[str], *, driver: Driver | None = None, st
                         settings.duration + settings.warmup / settings.trials + 1)
     need_database = stack.needs_database(variants)
     try:
-        with placement.placed(settings.hosts, say) as where, \
+        with placement.placed(settings.hosts, say, catalog.available_ids(variants)) as where, \
                 stack.environment(rundir.path / "work", rundir.logs, settings.server_cpus, need_database,
                                   where) as env:
             session = machine.session(settings.root, argv, env.postgres.version if env.postgres else None)

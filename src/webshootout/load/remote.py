@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from .. import ship
 from ..remote import Remote, RemoteError
 from . import native
 from .base import DriverError, LoadResult, LoadSpec
@@ -17,13 +16,9 @@ TIMED_OUT = 124
 
 
 def driver_on(remote: Remote) -> Driver:
-    """A driver with the signature of native.run that runs shootout-load on `remote`; the binary built here
-    is shipped there first (at the same path) unless the host already shares it."""
+    """A driver with the signature of native.run that runs shootout-load on `remote`, at the path it has here
+    (placement.placed has it built there unless the host shares this machine's files)."""
     program = native.binary()
-    try:
-        ship.ship(remote, [program])
-    except RemoteError as exc:
-        raise DriverError(f"cannot put shootout-load on {remote}: {exc}") from None
 
     def run(spec: LoadSpec, log: Path | None = None) -> LoadResult:
         argv = native.argv(spec, str(program))
