@@ -75,8 +75,7 @@ def placed(hosts: Hosts | None, say: Say, frameworks: tuple[str, ...] = ()) -> I
         remotes.update({host.role: stack.enter_context(Remote(host)) for host in hosts.hosts})
         for remote in _distinct(remotes):
             try:
-                for line in remote_sweep.sweep(remote, say):
-                    say(f"{remote}: {line}")
+                remote_sweep.sweep(remote, say)  # says what it removed
             except RemoteError as exc:
                 raise SetupError(f"hosts file {hosts.source}: {exc}") from None
         try:
