@@ -32,9 +32,23 @@ REMOTE_ROOT = "/var/tmp/webshootout"
 REMOTE_OWNER_VAR = "WEBSHOOTOUT_REMOTE_OWNER"
 
 
+def owner_prefix() -> str:
+    """What every owner tag of a harness on this machine starts with."""
+    return f"{socket.gethostname()}-"
+
+
 def owner_tag(pid: int | None = None) -> str:
     """This harness as remote hosts know it: the machine it runs on and its pid."""
-    return f"{socket.gethostname()}-{os.getpid() if pid is None else pid}"
+    return f"{owner_prefix()}{os.getpid() if pid is None else pid}"
+
+
+# Prints a TCP port free on the address argv[1] there (the kernel's choice, as process.free_port here).
+_FREE_PORT = r"""
+import socket, sys
+s = socket.socket(socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET)
+s.bind((sys.argv[1], 0))
+print(s.getsockname()[1])
+"""
 
 
 def work_dir(*parts: str) -> str:
@@ -147,6 +161,10 @@ class Remote:
             self._checked(command, timeout, done)
         return subprocess.CompletedProcess(argv, done.returncode, done.stdout.decode(errors="replace"),
                                            done.stderr.decode(errors="replace"))
+
+    def free_port(self, address: str) -> int:
+        """A TCP port free on `address` of the host, as process.free_port finds one here."""
+        return int(self.run(["python3", "-c", _FREE_PORT, address], timeout=30).stdout)
 
     def read_file(self, path: str, *, timeout: float = 60.0) -> bytes:
         command = remote_command(["cat", "--", path], timeout=timeout)

@@ -16,14 +16,6 @@ from .remote_group import RemoteGroup
 # Seconds a port may stay bound after the server stopped before it counts as a leak (as process.Running).
 PORT_SETTLE = 5.0
 
-# Prints a port free on the address argv[1] there, as process.free_port does here.
-_FREE_PORT = r"""
-import socket, sys
-with socket.socket() as s:
-    s.bind((sys.argv[1], 0))
-    print(s.getsockname()[1])
-"""
-
 # Exits 0 once port argv[2] on address argv[1] can be bound, 1 if it still cannot after argv[3] seconds.
 _PORT_FREED = r"""
 import socket, sys, time
@@ -92,7 +84,7 @@ def start(variant: Variant, env: server.Environment) -> server.Server:
     is left running there and process.StartError says why."""
     remote = env.app
     try:
-        port = int(remote.run(["python3", "-c", _FREE_PORT, env.host], timeout=30).stdout)
+        port = remote.free_port(env.host)
         run_dir = work_dir("servers", variant.id)
         remote.run(["sh", "-c", _RUN_DIR, "run-dir", run_dir], timeout=60)
     except RemoteError as exc:

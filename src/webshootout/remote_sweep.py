@@ -3,13 +3,12 @@ found by the owner tag in their environment, and its folder under REMOTE_ROOT.""
 
 from __future__ import annotations
 
-import socket
 import time
 from typing import Callable
 
 import psutil
 
-from .remote import REMOTE_OWNER_VAR, REMOTE_ROOT, Remote
+from .remote import REMOTE_OWNER_VAR, REMOTE_ROOT, Remote, owner_prefix
 
 # Seconds of disagreement allowed when telling a live owner from a later process that reuses its pid: the
 # host's clock is related to ours at the start of the sweep, which is off by the time the command takes to
@@ -111,7 +110,7 @@ def sweep(remote: Remote, say: Callable[[str], None], *, root: str = REMOTE_ROOT
     """Kills (SIGTERM, SIGKILL after GRACE s) the process groups on `remote` whose REMOTE_OWNER_VAR names a
     dead harness of this machine and removes such harnesses' folders under `root`; says and returns each
     thing done. Live harnesses' and other machines' processes and folders are left alone."""
-    argv = ["python3", "-c", _SCRIPT, REMOTE_OWNER_VAR, f"{socket.gethostname()}-", root]
+    argv = ["python3", "-c", _SCRIPT, REMOTE_OWNER_VAR, owner_prefix(), root]
     starts = local_starts()
     done = remote.run([*argv, f"{time.time():.3f}", f"{SLACK:g}", f"{GRACE:g}", *starts], timeout=GRACE + 60)
     lines = done.stdout.splitlines()

@@ -46,14 +46,6 @@ rm -f -- "$dir/superuser"
 printf '%s' "$4" > "$dir/data/pg_hba.conf"
 """
 
-# Prints a TCP port free on $1 there (the kernel's choice; as locally, free when asked).
-_FREE_PORT = r"""
-import socket, sys
-s = socket.socket(socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET)
-s.bind((sys.argv[1], 0))
-print(s.getsockname()[1])
-"""
-
 
 def scram_verifier(password: str, salt: bytes | None = None) -> str:
     """What PostgreSQL stores for a SCRAM-SHA-256 password (RFC 5802/7677); given as a role's password, it is
@@ -127,7 +119,10 @@ class RemotePostgres(Cluster):
         self._run(["sh", "-c", _PREPARE, "prepare", self._folder, bindir, verifier, hba],
                   "preparing the cluster", timeout=120)
         self.version = self._run([f"{bindir}/postgres", "--version"], "asking its version").stdout.strip()
-        self._port = int(self._run(["python3", "-c", _FREE_PORT, self.address], "finding a free port").stdout)
+        try:
+            self._port = self.remote.free_port(self.address)
+        except RemoteError as exc:
+            raise PostgresError(f"PostgreSQL on {self.remote}: finding a free port failed: {exc}") from None
         self._logfile = self._new_logfile()
         argv = ["setpriv", f"--reuid={SERVICE_USER}", f"--regid={SERVICE_USER}", "--clear-groups", "--",
                 f"{bindir}/postgres", "-D", f"{self._folder}/data", "-p", str(self._port),
