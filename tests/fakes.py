@@ -63,12 +63,15 @@ class FakeServed:
         self.stack.events.append(("settle", self.variant.id))
         return None
 
-    def check(self, workload: str) -> Verification:
+    def check(self, workloads: list[str]) -> list[Verification]:
         self.settle()
-        self.stack.events.append(("verify", self.variant.id, workload))
-        if (self.variant.id, workload) in self.stack.wrong:
-            return Verification(workload, f"{workload}: body differs", self.log_tail())
-        return Verification(workload, None)
+        verifications = []
+        for workload in workloads:
+            self.stack.events.append(("verify", self.variant.id, workload))
+            wrong = (self.variant.id, workload) in self.stack.wrong
+            verifications.append(Verification(workload, f"{workload}: body differs" if wrong else None,
+                                              self.log_tail() if wrong else ""))
+        return verifications
 
     def context(self, workload: str) -> Context:
         return Context("127.0.0.1", 9, self.variant.path_of(workload), None, self.stack.assets)

@@ -214,11 +214,14 @@ class _Server:
     def __init__(self, date: str | None, path: str = "/plaintext"):
         fixed = date
         self.path = path
+        self.requests = 0
+        server = self
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
             def do_GET(self):  # noqa: N802 - the name http.server calls
+                server.requests += 1
                 self.send_response_only(200)
                 self.send_header("Server", "test")
                 if fixed != "absent":
@@ -270,6 +273,20 @@ def test_an_answer_without_date_fails_at_once():
 def test_plaintext_verification_applies_techempower_rules():
     with _Server(None) as ctx:
         plaintext.verify(ctx)
+        ctx.finish()
     with _Server(None, path="/p") as ctx, pytest.raises(
             VerifyError, match="GET /p: TechEmpower's verification rules: Route for plaintext must be at least 10"):
         plaintext.verify(ctx)
+        ctx.finish()
+
+
+def test_the_date_check_waits_for_finish_so_checks_share_one_wait():
+    current, frozen = _Server(None), _Server(formatdate(usegmt=True))
+    with current as first, frozen as second:
+        plaintext.verify(first)
+        plaintext.verify(second)
+        assert (current.requests, frozen.requests) == (3, 3), "no second answer before finish()"
+        first.finish()
+        with pytest.raises(VerifyError, match="did not change"):
+            second.finish()
+        assert (current.requests, frozen.requests) == (4, 4)

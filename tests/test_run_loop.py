@@ -93,11 +93,13 @@ def test_a_failed_start_a_wrong_answer_a_death_and_a_leak_are_recorded_and_the_r
     assert measured == {("starlette", "plaintext"), ("sanic", "plaintext"), ("sanic", "json")}
 
 
-def test_the_server_settles_before_every_trial_and_every_check(root, tmp_path):
-    _, _, driver, stack = _run(root, tmp_path, frameworks=("flask",), trials=3, warmup=1.0)
+def test_the_server_settles_before_every_trial_and_its_check(root, tmp_path):
+    _, rundir, driver, stack = _run(root, tmp_path, frameworks=("flask",), trials=3, warmup=1.0)
     settles = [e for e in stack.events if e[0] == "settle"]
-    # per workload: one before its check, one before each of 3 trials
-    assert len(settles) == len(WORKLOADS) * (1 + 3)
+    # one before the check of all its workloads, one before each of 3 trials per workload
+    assert len(settles) == 1 + len(WORKLOADS) * 3
+    kinds = [line["kind"] for line in rundir.lines()]
+    assert kinds[:len(WORKLOADS)] == ["verification"] * len(WORKLOADS), "every workload checked before any load"
     # the native driver warms up inside each trial's own load: the point's warm-up first, then a short one
     assert [(s.duration, s.warmup, s.warmup_steady) for s in driver.specs[:3]] == \
         [(2.0, 1.0, 3.0), (2.0, 0.25, None), (2.0, 0.25, None)]
@@ -128,7 +130,7 @@ def test_check_uses_the_same_lifecycle(root, capsys):
     assert code == 1
     assert "flask plaintext: ok" in out and "flask json: FAILED: json: body differs" in out
     assert "starlette: FAILED at stop: 1 process left behind" in out
-    assert [e[0] for e in stack.events].count("settle") == 4
+    assert [e[0] for e in stack.events].count("settle") == 2, "once per server, before all its checks"
     assert stack.events[-1] == ("stop", "starlette")
 
 

@@ -153,14 +153,18 @@ class Served:
     def settle(self) -> str | None:
         return settle(self.server)
 
-    def check(self, workload: str) -> Verification:
-        """Settles, then proves the workload meets the contract and the manifest's keep-alive claim."""
-        reason = self.settle() or verify(self.server, self.env, workload)
-        kept = None
-        if reason is None and workload != "websocket":
-            kept = self.keepalive()
-            reason = keepalive_mismatch(self.variant, kept)
-        return Verification(workload, reason, self.log_tail() if reason else "", kept)
+    def check(self, workloads: list[str]) -> list[Verification]:
+        """Settles, then proves each workload meets the contract and the manifest's keep-alive claim."""
+        settled = self.settle()
+        reasons = verify(self.server, self.env, workloads) if settled is None else dict.fromkeys(workloads, settled)
+        verifications = []
+        for workload in workloads:
+            reason, kept = reasons[workload], None
+            if reason is None and workload != "websocket":
+                kept = self.keepalive()
+                reason = keepalive_mismatch(self.variant, kept)
+            verifications.append(Verification(workload, reason, self.log_tail() if reason else "", kept))
+        return verifications
 
     def keepalive(self) -> KeepAlive:
         """How many TCP connections a few requests of the ready path took (measured once per server)."""
@@ -232,15 +236,28 @@ def context(srv: server.Server, env: server.Environment, workload: str) -> Conte
                    srv.variant.session_store)
 
 
-def verify(srv: server.Server, env: server.Environment, workload: str) -> str | None:
-    """None when the workload meets the contract, else the reason (request and difference)."""
-    ctx = context(srv, env, workload)
+def verify(srv: server.Server, env: server.Environment, workloads: list[str]) -> dict[str, str | None]:
+    """Per workload, None when it meets the contract, else the reason (request and difference).
+
+    Each check's Date must change over DATE_TICK: the checks run one after another, and only then do
+    their second answers come, so one wait serves them all."""
+    contexts = {workload: context(srv, env, workload) for workload in workloads}
     try:
-        MODULES[workload].verify(ctx)
+        reasons = {workload: _reason(workload, MODULES[workload].verify, ctx) for workload, ctx in contexts.items()}
+        for workload, ctx in contexts.items():
+            if reasons[workload] is None:
+                reasons[workload] = _reason(workload, Context.finish, ctx)
+    finally:
+        for ctx in contexts.values():
+            ctx.close()
+    return reasons
+
+
+def _reason(workload: str, step: Callable[[Context], None], ctx: Context) -> str | None:
+    try:
+        step(ctx)
     except VerifyError as exc:
         return str(exc)
     except (OSError, http.client.HTTPException) as exc:
         return f"{workload}: the request failed: {type(exc).__name__}: {exc}"
-    finally:
-        ctx.close()
     return None

@@ -37,8 +37,8 @@ def run(settings: Settings, stack=harness) -> int:
                     with stack.serving(variant, env, install=settings.install,
                                        on_stop_fault=stop_fault(variant)) as served:
                         print(f"{variant.id}: runs as {served.user}")
-                        for workload in harness.workloads_of(variant, settings.workloads):
-                            verification = served.check(workload)
+                        for verification in served.check(harness.workloads_of(variant, settings.workloads)):
+                            workload = verification.workload
                             if verification.passed:
                                 closes = verification.keepalive and not verification.keepalive.kept_alive
                                 print(f"{variant.id} {workload}: ok" + (" (closes connections, as its manifest "

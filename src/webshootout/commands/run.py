@@ -165,7 +165,9 @@ class RunContext:
         try:
             with self.stack.serving(variant, env, install=self.settings.install, on_stop_fault=stop_fault) as served:
                 try:
-                    for workload in harness.workloads_of(variant, part.workloads):
+                    passed = [self.record(part, served, verification)
+                              for verification in served.check(harness.workloads_of(variant, part.workloads))]
+                    for workload in filter(None, passed):
                         self.run_workload(part, served, workload)
                 except StackFailed as exc:
                     say(f"{variant.id}: {exc}")
@@ -174,16 +176,20 @@ class RunContext:
             say(f"{variant.id}: FAILED at {exc.fault}")
             self.rundir.append(fault_line(variant, exc.fault))
 
-    def run_workload(self, part: Part, served: Served, workload: str) -> None:
-        variant = served.variant
-        verification = served.check(workload)
+    def record(self, part: Part, served: Served, verification: harness.Verification) -> str | None:
+        """Writes the verification line; returns the workload when it may be measured."""
+        variant, workload = served.variant, verification.workload
         self.rundir.append({"kind": "verification", "framework": variant.id, "workload": workload,
                             "part": part.name, "passed": verification.passed, "reason": verification.reason,
                             "log_tail": verification.log_tail, "time": _now(),
                             "keepalive": keepalive_of(verification), "user": served.user})
         if not verification.passed:
             say(f"{variant.id} {workload}: verification FAILED, not measured: {verification.reason}")
-            return
+            return None
+        return workload
+
+    def run_workload(self, part: Part, served: Served, workload: str) -> None:
+        variant = served.variant
         if workload == "websocket" and self.settings.driver not in load.WEBSOCKET_DRIVERS:
             self.rundir.append({"kind": "skipped", "framework": variant.id, "workload": workload, "time": _now(),
                                 "part": part.name,

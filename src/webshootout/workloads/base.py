@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ..assets import Assets
 from ..probe import Response, Visitor
@@ -59,6 +60,10 @@ class CheckedVisitor(Visitor):
         return response
 
 
+def _no_rules(first: Response, later: Response) -> None:
+    pass
+
+
 @dataclass(frozen=True)
 class Context:
     host: str
@@ -69,6 +74,7 @@ class Context:
     session_store: str = "postgres"
     _visitors: list[Visitor] = field(default_factory=list, compare=False, repr=False)
     _answers: list[Answer] = field(default_factory=list, compare=False, repr=False)
+    _later: list[Callable[[Response, Response], None]] = field(default_factory=list, compare=False, repr=False)
 
     def visitor(self, cookies: bool = True) -> Visitor:
         visitor = CheckedVisitor(self.host, self.port, cookies, self._answers)
@@ -86,6 +92,16 @@ class Context:
             raise VerifyError(f"GET {first.path}, twice {DATE_TICK} s apart",
                               f"Date header {after!r} did not change (it must be current, to the second)")
         return first.response, later
+
+    def after_a_tick(self, rules: Callable[[Response, Response], None] = _no_rules) -> None:
+        """The Date check of expect_date_changes, then `rules` on its two answers, run by finish(): the checks of
+        every workload of one server run first and then share a single wait of DATE_TICK."""
+        self._later.append(rules)
+
+    def finish(self) -> None:
+        """What after_a_tick deferred."""
+        for rules in self._later:
+            rules(*self.expect_date_changes())
 
     def close(self) -> None:
         for visitor in self._visitors:
