@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long, default_value = "0s", value_parser = parse_duration)]
     pub warmup: Duration,
     /// End the warm-up as soon as the valid answers of the last 3 one-second windows lie within this
-    /// percentage of their mean; --warmup is then its cap.
+    /// percentage of their mean, or stopped rising by more than it; --warmup is then its cap.
     #[arg(long, value_name = "PCT")]
     pub warmup_steady: Option<f64>,
     /// How long one request may take before it counts as a timeout.
