@@ -4,6 +4,7 @@
 # deviation / mean), marking every row above LIMIT. Run it on a quiet machine: nothing else running.
 #   bench/stability.sh                 the quick suite's frameworks, TRIALS trials each
 #   SUITE=sessions TRIALS=5 bench/stability.sh
+#   DURATION=10 TRIALS=3 bench/stability.sh   the quick suite with 10 s trials
 #   bench/stability.sh RUN_DIR         print the table of a finished run only
 set -euo pipefail
 
@@ -17,7 +18,8 @@ if [[ $# -ge 1 ]]; then
 else
   out=$(mktemp -d "${TMPDIR:-/tmp}/stability-XXXXXX")
   start=$(date +%s)
-  "$root/shootout" run --suite "$SUITE" --trials "$TRIALS" --out "$out" >/dev/null
+  "$root/shootout" run --suite "$SUITE" --trials "$TRIALS" ${DURATION:+--duration "$DURATION"} --out "$out" \
+    >/dev/null
   echo "wall time of the run: $(( $(date +%s) - start )) s" >&2
   run_dir=$(ls -d "$out"/*/ | head -n1)
 fi
