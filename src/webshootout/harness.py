@@ -7,12 +7,14 @@ import dataclasses
 import http.client
 import secrets
 import shutil
+import stat
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from . import assets, claims, httpget, process, provision, server, ship
+from . import assets, claims, httpget, process, provision, server, ship, users
 from .catalog import Variant
 from .sampler import Sampler
 from .signals import uninterrupted
@@ -34,29 +36,36 @@ def environment(work: Path, logs: Path, cpus: tuple[int, ...], need_database: bo
                 where: Placement | None = None) -> Iterator[server.Environment]:
     """Files, secret and (when needed) PostgreSQL for a run, on this machine or on the hosts `where` places
     the roles on; everything is stopped and removed on exit."""
-    work.mkdir(parents=True, exist_ok=True)
-    work.chmod(0o755)  # PostgreSQL and privilege-dropping servers run as other users and must enter it
     logs.mkdir(parents=True, exist_ok=True)
-    files = assets.create(work / "assets")
-    scratch = work / "servers"
     stack = contextlib.ExitStack()
     try:
+        blocked = users.blocker(work.parent)
+        if blocked is not None:
+            # Servers drop root, and nginx and php-fpm workers run as users of their own: all must reach the
+            # assets and their RUN_DIR, which a folder above `work` like mktemp's (0700) would forbid.
+            work = Path(tempfile.mkdtemp(prefix="webshootout-work-"))
+            stack.callback(shutil.rmtree, work, ignore_errors=True)
+            say(f"work files in {work}: {blocked} is mode {stat.S_IMODE(blocked.stat().st_mode):04o}, "
+                f"out of reach of the users servers run as")
+        work.mkdir(parents=True, exist_ok=True)
+        work.chmod(0o755)  # PostgreSQL and privilege-dropping servers run as other users and must enter it
+        files = assets.create(work / "assets")
         stack.enter_context(claims.claimed(work))  # a later command removes it if this harness is killed
         postgres = None
         if need_database:
             postgres = stack.enter_context(_database(work, logs, cpus, where))
         if where is None:
-            yield server.Environment(postgres, files, secrets.token_hex(32), cpus, scratch, logs)
+            yield server.Environment(postgres, files, secrets.token_hex(32), cpus, work / "servers", logs)
             return
         app, database, remote = where.host("app"), where.host("database"), where.remote("app")
         ship.ship(remote, [files.hash_file.parent])
         files = dataclasses.replace(files, publish=lambda path: ship.ship(remote, [path]))
-        yield server.Environment(postgres, files, secrets.token_hex(32), app.cpus, scratch, logs, host=app.address,
-                                 app=remote, database_cpus=database.cpus)
+        yield server.Environment(postgres, files, secrets.token_hex(32), app.cpus, work / "servers", logs,
+                                 host=app.address, app=remote, database_cpus=database.cpus)
     finally:
         with uninterrupted():
             stack.close()
-            shutil.rmtree(scratch, ignore_errors=True)
+            shutil.rmtree(work / "servers", ignore_errors=True)
 
 
 def _database(work: Path, logs: Path, cpus: tuple[int, ...], where: Placement | None):

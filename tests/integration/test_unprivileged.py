@@ -30,8 +30,11 @@ def test_server_runs_as_the_unprivileged_user(root, no_leftovers, framework):
     (variant,) = catalog.select(catalog.discover(root), (framework,))
     user = users.ensure(users.SERVER_USER)
     cpus = tuple(sorted(os.sched_getaffinity(0)))
+    # A run folder inside one only its owner may enter (mktemp -d makes them 0700): the work files move out.
     with tempfile.TemporaryDirectory() as tmp, \
-            harness.environment(Path(tmp), Path(tmp) / "logs", cpus, harness.needs_database([variant])) as env:
+            harness.environment(Path(tmp) / "run" / "work", Path(tmp) / "run" / "logs", cpus,
+                                harness.needs_database([variant])) as env:
+        assert not env.scratch.is_relative_to(tmp) and users.reachable_by_others(env.scratch)
         leaks: list = []
         with harness.serving(variant, env, install=True, on_stop_fault=leaks.append) as served:
             assert served.server.user == users.SERVER_USER
@@ -47,3 +50,4 @@ def test_server_runs_as_the_unprivileged_user(root, no_leftovers, framework):
             status, _ = httpget.get(f"http://{served.server.host}:{served.server.port}{variant.start.ready}", 10)
             assert status == 200
         assert not leaks, leaks
+    assert not env.scratch.parent.exists(), "the moved work folder is removed at the end"
