@@ -1,4 +1,4 @@
-"""check and run share one lifecycle: a real server (the stdlib fixture) is settled before every check and
+"""check and run share one lifecycle: a real server (the stdlib fixture) is settled before its checks and
 every trial, and stopped with nothing left behind."""
 
 import pytest
@@ -26,9 +26,11 @@ def settles(monkeypatch):
     return calls
 
 
-def test_check_settles_before_each_workload(fixture_root, settles, no_leftovers, capsys):
+def test_check_settles_once_before_all_workloads(fixture_root, settles, no_leftovers, capsys):
     assert check.run(make_settings(fixture_root, ("fake",), workloads=("plaintext", "json"))) == 0
-    assert settles == ["fake", "fake"]
+    assert settles == ["fake"]
+    out = capsys.readouterr().out
+    assert "fake plaintext: ok" in out and "fake json: ok" in out
 
 
 def test_run_settles_before_each_check_and_trial(fixture_root, tmp_path, settles, no_leftovers, capsys):
