@@ -7,7 +7,6 @@ import dataclasses
 import http.client
 import secrets
 import shutil
-import stat
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -45,8 +44,7 @@ def environment(work: Path, logs: Path, cpus: tuple[int, ...], need_database: bo
             # assets and their RUN_DIR, which a folder above `work` like mktemp's (0700) would forbid.
             work = Path(tempfile.mkdtemp(prefix="webshootout-work-"))
             stack.callback(shutil.rmtree, work, ignore_errors=True)
-            say(f"work files in {work}: {blocked} is mode {stat.S_IMODE(blocked.stat().st_mode):04o}, "
-                f"out of reach of the users servers run as")
+            say(f"work files in {work}: {users.unreachable(blocked)}")
         work.mkdir(parents=True, exist_ok=True)
         work.chmod(0o755)  # PostgreSQL and privilege-dropping servers run as other users and must enter it
         files = assets.create(work / "assets")

@@ -46,6 +46,11 @@ def reachable_by_others(path: Path) -> bool:
     return blocker(path) is None
 
 
+def unreachable(blocked: Path) -> str:
+    """Why `blocked` (a blocker's answer) stops the users servers run as, in words."""
+    return f"{blocked} is mode {stat.S_IMODE(blocked.stat().st_mode):04o}, not reachable by {SERVER_USER}"
+
+
 @dataclass(frozen=True)
 class RunAs:
     """Who a server runs as; `reason` says why it is root when the harness could have dropped root."""
@@ -79,8 +84,7 @@ def for_server(folders: Iterable[Path], root_reason: str | None, say: Callable[[
     for folder in folders:
         blocked = blocker(folder)
         if blocked is not None:
-            why = (f"{blocked} is mode {stat.S_IMODE(blocked.stat().st_mode):04o}, not reachable by "
-                   f"{SERVER_USER}")
+            why = unreachable(blocked)
             if blocked not in _told:
                 _told.add(blocked)
                 say(f"servers run as root: {why} (needed for {folder}); make it o+x to run them unprivileged")

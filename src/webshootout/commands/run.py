@@ -166,10 +166,12 @@ class RunContext:
         try:
             with self.stack.serving(variant, env, install=self.settings.install, on_stop_fault=stop_fault) as served:
                 try:
-                    passed = [self.record(part, served, verification)
-                              for verification in served.check(harness.workloads_of(variant, part.workloads))]
-                    for workload in filter(None, passed):
-                        self.run_workload(part, served, workload)
+                    verifications = served.check(harness.workloads_of(variant, part.workloads))
+                    for verification in verifications:
+                        self.record(part, served, verification)
+                    for verification in verifications:
+                        if verification.passed:
+                            self.run_workload(part, served, verification.workload)
                 except StackFailed as exc:
                     say(f"{variant.id}: {exc}")
                     self.rundir.append(fault_line(variant, Fault("trial", str(exc), served.log_tail())))
@@ -177,8 +179,8 @@ class RunContext:
             say(f"{variant.id}: FAILED at {exc.fault}")
             self.rundir.append(fault_line(variant, exc.fault))
 
-    def record(self, part: Part, served: Served, verification: harness.Verification) -> str | None:
-        """Writes the verification line; returns the workload when it may be measured."""
+    def record(self, part: Part, served: Served, verification: harness.Verification) -> None:
+        """Writes the verification line."""
         variant, workload = served.variant, verification.workload
         self.rundir.append({"kind": "verification", "framework": variant.id, "workload": workload,
                             "part": part.name, "passed": verification.passed, "reason": verification.reason,
@@ -186,8 +188,6 @@ class RunContext:
                             "keepalive": keepalive_of(verification), "user": served.user})
         if not verification.passed:
             say(f"{variant.id} {workload}: verification FAILED, not measured: {verification.reason}")
-            return None
-        return workload
 
     def run_workload(self, part: Part, served: Served, workload: str) -> None:
         variant = served.variant
