@@ -50,6 +50,16 @@ def test_bad_flags_name_the_flag(root, kw, flag):
         settings.build(args(**kw), root)
 
 
+def test_server_and_load_on_one_cpu_are_refused_where_there_is_a_choice(root, monkeypatch):
+    monkeypatch.setattr(settings.os, "sched_getaffinity", lambda pid: {0, 1})
+    with pytest.raises(SettingsError, match=r"--load-cpus 0 and --server-cpus 0 share CPU 0"):
+        settings.build(args(load_cpus="0"), root)
+    assert settings.build(args(server_cpus="1", load_cpus="0"), root).load_cpus == (0,)
+    monkeypatch.setattr(settings.os, "sched_getaffinity", lambda pid: {0})
+    alone = settings.build(args(), root)
+    assert alone.server_cpus == alone.load_cpus == (0,)
+
+
 def test_cpu_ranges():
     assert settings.parse_cpus("--server-cpus", "0") == (0,)
 

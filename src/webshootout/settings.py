@@ -70,6 +70,20 @@ def default_split() -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(cpus[:half]), tuple(cpus[half:])
 
 
+def _refuse_shared_cpus(server_cpus: tuple[int, ...], load_cpus: tuple[int, ...]) -> None:
+    """Server and load generator on one CPU make the server's CPU share and the client-bound flag meaningless;
+    only a machine with a single CPU has no choice."""
+    shared = sorted(set(server_cpus) & set(load_cpus))
+    if shared and len(os.sched_getaffinity(0)) > 1:
+        raise SettingsError(f"--load-cpus {_cpu_list(load_cpus)} and --server-cpus {_cpu_list(server_cpus)} share "
+                            f"CPU {_cpu_list(shared)}: the load generator would take CPU time from the server it "
+                            f"measures; give each its own CPUs (by default they get half each)")
+
+
+def _cpu_list(cpus) -> str:
+    return ",".join(map(str, cpus))
+
+
 def parse_list(flag: str, text: str | None, known: tuple[str, ...] | None = None) -> tuple[str, ...] | None:
     if text is None:
         return None
@@ -177,6 +191,10 @@ def build(args, root: Path, *, default_suite: str | None = None) -> Settings:
         server_default, load_default = placed["app"].cpus, placed["load"].cpus
     else:
         server_default, load_default = default_split()
+    server_cpus = parse_cpus("--server-cpus", get("server_cpus")) if get("server_cpus") else server_default
+    load_cpus = parse_cpus("--load-cpus", get("load_cpus")) if get("load_cpus") else load_default
+    if placed is None:
+        _refuse_shared_cpus(server_cpus, load_cpus)
     frameworks = parse_list("--frameworks", get("frameworks"))
     workloads = parse_list("--workloads", get("workloads"), WORKLOADS)
     parts = plan(suite, frameworks, workloads, profile_flags(args))
@@ -190,8 +208,8 @@ def build(args, root: Path, *, default_suite: str | None = None) -> Settings:
         trials=pick("trials", get("trials"), suite and suite.trials),
         parts=parts,
         driver=get("driver") or defaults.driver,
-        server_cpus=parse_cpus("--server-cpus", get("server_cpus")) if get("server_cpus") else server_default,
-        load_cpus=parse_cpus("--load-cpus", get("load_cpus")) if get("load_cpus") else load_default,
+        server_cpus=server_cpus,
+        load_cpus=load_cpus,
         out=Path(get("out")) if get("out") else None,
         resume=Path(get("resume")) if get("resume") else None,
         install=not get("no_install"),
