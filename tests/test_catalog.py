@@ -91,7 +91,7 @@ def test_unavailable_needs_no_start(tmp_path):
 def test_select_unknown_id_lists_known(tmp_path):
     write(tmp_path, BASE)
     variants = catalog.discover(tmp_path)
-    with pytest.raises(ManifestError, match="unknown framework id 'nope'; known: demo"):
+    with pytest.raises(ManifestError, match="--frameworks: unknown framework id 'nope'; known: demo"):
         catalog.select(variants, ("nope",))
 
 

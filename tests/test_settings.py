@@ -3,6 +3,7 @@ import argparse
 import pytest
 
 from webshootout import settings
+from webshootout.catalog import ManifestError
 from webshootout.settings import SettingsError
 
 
@@ -58,6 +59,15 @@ def test_server_and_load_on_one_cpu_are_refused_where_there_is_a_choice(root, mo
     monkeypatch.setattr(settings.os, "sched_getaffinity", lambda pid: {0})
     alone = settings.build(args(), root)
     assert alone.server_cpus == alone.load_cpus == (0,)
+
+
+def test_an_unknown_framework_is_named_where_it_was_given(tmp_path):
+    (tmp_path / "suites").mkdir()
+    (tmp_path / "suites" / "typo.toml").write_text('frameworks = ["acitx"]\n')
+    with pytest.raises(ManifestError, match=r"^suites/typo.toml: unknown framework id 'acitx'"):
+        settings.build(args(suite="typo"), tmp_path).variants()
+    with pytest.raises(ManifestError, match=r"^--frameworks: unknown framework id 'acitx'"):
+        settings.build(args(frameworks="acitx"), tmp_path).variants()
 
 
 def test_cpu_ranges():

@@ -267,14 +267,15 @@ def discover(root: Path) -> list[Variant]:
     return sorted(found, key=lambda v: (v.language, v.id))
 
 
-def select(variants: list[Variant], ids: tuple[str, ...] | None) -> list[Variant]:
-    """The variants named by ids, in the given order; an unknown id is an error that lists the known ones."""
+def select(variants: list[Variant], ids: tuple[str, ...] | None, named_in: str = "--frameworks") -> list[Variant]:
+    """The variants named by ids, in the given order; an unknown id is an error that says where it was named
+    and lists the known ones."""
     if ids is None:
         return list(variants)
     by_id = {v.id: v for v in variants}
     unknown = [i for i in ids if i not in by_id]
     if unknown:
-        raise ManifestError(f"unknown framework id {unknown[0]!r}; known: {', '.join(sorted(by_id))}")
+        raise ManifestError(f"{named_in}: unknown framework id {unknown[0]!r}; known: {', '.join(sorted(by_id))}")
     return [by_id[i] for i in ids]
 
 

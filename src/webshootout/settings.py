@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import hosts as hostsfile
-from . import profiles, suites
+from . import catalog, profiles, suites
 from .catalog import WORKLOADS
 from .profiles import ProfileError
 
@@ -42,6 +42,15 @@ class Settings:
     @property
     def suite_name(self) -> str:
         return self.suite.name if self.suite else "adhoc"
+
+    @property
+    def frameworks_named_in(self) -> str:
+        """Where the framework ids come from: a suite's parts only ever narrow to ids their file names."""
+        return f"suites/{self.suite.name}.toml" if self.suite else "--frameworks"
+
+    def variants(self) -> list[catalog.Variant]:
+        """The selected frameworks' variants (all of them without a selection)."""
+        return catalog.select(catalog.discover(self.root), self.frameworks, self.frameworks_named_in)
 
 
 def parse_cpus(flag: str, text: str) -> tuple[int, ...]:

@@ -15,7 +15,7 @@ def _shown(tail: str) -> str:
 
 
 def run(settings: Settings, stack=harness) -> int:
-    variants = catalog.select(catalog.discover(settings.root), settings.frameworks)
+    variants = settings.variants()
     failures: list[str] = []
 
     def stop_fault(variant: catalog.Variant):

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import shutil
 
-from .. import catalog, provision
+from .. import provision
 from ..harness import say
 from ..settings import Settings
 
 
 def run(settings: Settings) -> int:
-    folders = {v.folder for v in catalog.select(catalog.discover(settings.root), settings.frameworks)}
+    folders = {v.folder for v in settings.variants()}
     for folder in sorted(folders):
         (folder / provision.MARKER).unlink(missing_ok=True)
         for name in provision.BUILD_DIRS:

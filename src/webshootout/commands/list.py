@@ -13,7 +13,7 @@ def status(variant: catalog.Variant) -> str:
 
 
 def run(settings: Settings) -> int:
-    variants = catalog.select(catalog.discover(settings.root), settings.frameworks)
+    variants = settings.variants()
     rows = [(v.id, v.language, v.version, ",".join(w for w, _ in v.workloads) or "-", status(v)) for v in variants]
     header = ("id", "language", "version", "workloads", "status")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]

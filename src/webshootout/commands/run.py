@@ -316,7 +316,7 @@ def _driver(settings: Settings, where: placement.Placement | None) -> Driver:
 
 def run(settings: Settings, argv: list[str], *, driver: Driver | None = None, stack=harness) -> int:
     everything = catalog.discover(settings.root)
-    variants = catalog.select(everything, settings.frameworks)
+    variants = catalog.select(everything, settings.frameworks, settings.frameworks_named_in)
     if stack is harness:
         provision.ensure_harness_tools(say)  # a fresh machine has no wrk or ab yet
         process.raise_fd_limit()  # before any server or load generator starts: they inherit it

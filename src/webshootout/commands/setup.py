@@ -15,7 +15,7 @@ def run(settings: Settings, harness_only: bool = False) -> int:
     if harness_only:
         return 0
     failed = 0
-    variants = catalog.select(catalog.discover(settings.root), settings.frameworks)
+    variants = settings.variants()
     for variant in variants:
         if variant.unavailable:
             say(f"{variant.id}: skipped, unavailable: {variant.unavailable}")
