@@ -2,7 +2,8 @@
 # shootout-load against wrk (and h2load when installed) on the same minimal C epoll server, at each of
 # CONNECTION_COUNTS: requests/s, client CPU seconds, requests per client CPU-second and peak RSS of each tool,
 # PAIRS interleaved rounds, then per connection count the median ratio of each tool to wrk in requests per
-# client CPU-second; then one run each with MANY connections.
+# client CPU-second; then one run each with MANY connections. uring-ceiling (bench/uring-ceiling, URING=0 skips
+# it) is a bare io_uring client that checks nothing: its figure bounds what an io_uring path could give.
 #
 # The server is pinned to SERVER_CPU and the load tools to CLIENT_CPU (different CPUs), so the client's CPU
 # cost per request is what is compared. Usage: bench/loadgen-vs-wrk.sh  (settings below via environment)
@@ -33,6 +34,12 @@ if command -v h2load >/dev/null; then tools+=(h2load); else echo "(h2load is not
 gcc -O2 -Wall -Wextra -o "$work/epoll-server" "$root/bench/epoll-server.c"
 (cd "$root" && cargo build --release --quiet -p shootout-load)
 load="$root/target/release/shootout-load"
+# The bound on what an io_uring path could give shootout-load (bench/uring-ceiling/src/main.rs says why).
+if [[ ${URING:-1} == 1 ]]; then
+  cargo build --release --quiet --manifest-path "$root/bench/uring-ceiling/Cargo.toml"
+  tools+=(uring-ceiling)
+fi
+ceiling="$root/bench/uring-ceiling/target/release/uring-ceiling"
 ulimit -n $((MANY + 1024 > 4096 ? MANY + 1024 : 4096))
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -45,10 +52,11 @@ url="http://127.0.0.1:$port/"
 # measure TOOL CONNECTIONS: runs one tool pinned to CLIENT_CPU and prints "requests rps cpu_s peak_rss_kib",
 # CPU and peak RSS from /usr/bin/time (the kernel's accounting of the tool's process), the same way for all.
 measure() {
-  python3 - "$1" "$2" "$load" "$url" "$DURATION" "$THREADS" "$CLIENT_CPU" "$work/time.txt" <<'EOF'
+  python3 - "$1" "$2" "$load" "$url" "$DURATION" "$THREADS" "$CLIENT_CPU" "$work/time.txt" "$ceiling" <<'EOF'
 import json, re, subprocess, sys
-tool, conns, load, url, duration, threads, cpu, timing = sys.argv[1:]
+tool, conns, load, url, duration, threads, cpu, timing, ceiling = sys.argv[1:]
 argv = {
+    "uring-ceiling": [ceiling, url.split("/")[2], conns, duration],
     "wrk": ["wrk", "-t", threads, "-c", conns, "-d", f"{duration}s", url],
     "shootout-load": [load, "--json", "-t", threads, "-c", conns, "-d", f"{duration}s", url],
     "h2load": ["h2load", "--h1", "-t", threads, "-c", conns, "-D", duration, url],
@@ -66,6 +74,11 @@ if tool == "wrk":
     requests, seconds = int(found.group(1)), float(found.group(2))
     problem = re.search(r"Non-2xx or 3xx responses: (\d+)|Socket errors: (.*)", done.stdout)
     errors = problem and problem.group(0)
+elif tool == "uring-ceiling":
+    found = re.search(r"(\d+) answers in ([\d.]+) s", done.stdout)
+    if not found:
+        sys.exit(f"uring-ceiling printed no answer count: {done.stdout[-400:]}")
+    requests, seconds = int(found.group(1)), float(found.group(2))
 elif tool == "h2load":
     found = re.search(r"finished in ([\d.]+)s", done.stdout)
     counts = re.search(r"requests: \d+ total, \d+ started, \d+ done, (\d+) succeeded, (\d+) failed, (\d+) errored",
