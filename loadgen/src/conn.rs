@@ -28,8 +28,6 @@ pub struct InFlight {
     /// request, when its connection was wanted (so the connect is part of its latency).
     pub intended: Instant,
     pub sent: Instant,
-    /// Sent during the measured window (warm-up requests are not recorded).
-    pub counted: bool,
 }
 
 /// What one read from the socket gave.

@@ -1,5 +1,6 @@
-//! What counts and when: only valid answers are throughput, unanswered requests are in the latency at
-//! their age, the window opens once the connections are up, and a connection per request means one.
+//! What counts and when: only valid answers are throughput, each counted when it comes, unanswered
+//! requests are in the latency at their age, the window opens once the connections are up, and a
+//! connection per request means one.
 
 mod support;
 
@@ -74,6 +75,26 @@ fn the_window_opens_after_the_connects() {
     assert!(r.connect_s > 0.0);
     let rest = (per_second[1] + per_second[2]) as f64 / 2.0;
     assert!(per_second[0] as f64 >= 0.75 * rest, "the first second is depressed: {per_second:?}");
+}
+
+#[test]
+fn answers_count_when_they_come_whenever_their_request_went_out() {
+    // 40 connections, each answer after 200-300 ms (250 on average): 160 answers a second, in the window
+    // too. Counting only requests sent inside a 1 s window would leave out the 40 in flight as it opens.
+    let served = Arc::new(AtomicUsize::new(0));
+    let server = threaded(move |mut peer| {
+        while peer.request().is_some() {
+            let spread = (served.fetch_add(1, Ordering::SeqCst) * 37) % 101;
+            std::thread::sleep(std::time::Duration::from_millis(200 + spread as u64));
+            if !peer.send(HELLO) {
+                return;
+            }
+        }
+    });
+    let r = load(&["-c", "40", "-t", "1", "-d", "1s", "--warmup", "1s", &url(server.port, "/")]);
+    eprintln!("{} answers in the window, {:.1} req/s (160 expected; 120 if the first 40 were left out)", r.requests, r.rps);
+    assert_eq!(r.error_total(), 0, "{:?}", r.errors);
+    assert!(r.rps > 140.0 && r.rps < 176.0, "{:.1} req/s where the server gives 160", r.rps);
 }
 
 /// A server that counts connections and requests, answering each request with `HELLO`.

@@ -290,7 +290,7 @@ impl Worker {
         } else {
             conn.visitor.write_request(&self.config.template, &mut conn.out, &mut self.rng);
         }
-        conn.in_flight.push_back(InFlight { intended, sent: now, counted: self.measuring });
+        conn.in_flight.push_back(InFlight { intended, sent: now });
     }
 
     /// Writes what is buffered; false if the connection failed.
