@@ -34,14 +34,20 @@ class FakeDatabase:
 
 
 class FakeSampler:
-    def __init__(self, usage: Usage):
-        self._usage, self.usage = usage, None
+    """Gives `usage` for the whole trial and `window` for any span asked of it."""
+
+    def __init__(self, usage: Usage, window: Usage | None = None):
+        self._usage, self.usage, self._window = usage, None, window or usage
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
         self.usage = self._usage
+
+    def during(self, start: float, end: float) -> Usage:
+        assert self.usage is not None and start < end
+        return self._window
 
 
 @dataclass
@@ -77,7 +83,8 @@ class FakeServed:
         return Context("127.0.0.1", 9, self.variant.path_of(workload), None, self.stack.assets)
 
     def samplers(self) -> tuple[FakeSampler, FakeSampler]:
-        return (FakeSampler(Usage(cpu_percent=97.0, rss_peak_mb=40.0, rss_mean_mb=35.0, samples=8)),
+        return (FakeSampler(Usage(cpu_percent=97.0, rss_peak_mb=40.0, rss_mean_mb=35.0, samples=8),
+                            Usage(cpu_percent=99.0, rss_peak_mb=40.0, rss_mean_mb=35.0, samples=8)),
                 FakeSampler(Usage(cpu_percent=0.0, rss_peak_mb=0.0, rss_mean_mb=0.0, samples=8)))
 
 
@@ -125,6 +132,7 @@ class FakeDriver:
     error_kind: str = "status"
     client_cpu_s: float = 0.1
     interrupt_at: int | None = None
+    window: tuple[float, float] | None = None  # the measured window on the harness's clock, as native.run gives
     specs: list = field(default_factory=list)
 
     def __call__(self, spec: LoadSpec, log: Path | None = None) -> LoadResult:
@@ -135,4 +143,4 @@ class FakeDriver:
         return LoadResult(driver="fake", requests=requests, duration_s=spec.duration, rps=self.rps,
                           bytes_read=requests * 100, latency_us=dict(LATENCY), errors=errors_of(**{self.error_kind: self.errors}),
                           client_cpu_s=self.client_cpu_s * spec.duration, validated=True,
-                          sessions=spec.target.sessions, status_counts={"200": requests})
+                          sessions=spec.target.sessions, status_counts={"200": requests}, window=self.window)

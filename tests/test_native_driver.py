@@ -3,6 +3,7 @@ import os
 import socket
 import subprocess
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -100,14 +101,14 @@ def test_bad_spec_values_are_named():
 
 def test_new_fields_are_read_and_older_output_still_parses(fixture_root):
     data = {**fixture(fixture_root), "responses_total": 4100, "unfinished": 3, "connect_s": 0.25, "keepalive": False,
-            "warmup_s": 4.05, "warmup_curve": [900, 2000, 2050, 2010]}
+            "warmup_s": 4.05, "warmup_curve": [900, 2000, 2050, 2010], "window_start_s": 4.05}
     jsonschema.validate(data, SCHEMA)
     result = native.parse(data)
     assert (result.responses_total, result.connect_s, result.keepalive) == (4100, 0.25, False)
-    assert (result.warmup_s, result.warmup_curve) == (4.05, [900, 2000, 2050, 2010])
+    assert (result.warmup_s, result.warmup_curve, result.window_start_s) == (4.05, [900, 2000, 2050, 2010], 4.05)
     older = native.parse(fixture(fixture_root))
     assert (older.responses_total, older.connect_s, older.keepalive) == (None, None, True)
-    assert (older.warmup_s, older.warmup_curve) == (None, None)
+    assert (older.warmup_s, older.warmup_curve, older.window_start_s) == (None, None, None)
 
 
 def test_missing_binary_is_a_clear_error(monkeypatch, tmp_path):
@@ -174,7 +175,9 @@ def _run(port: int, target: Target, **kw):
 def test_real_run_against_a_session_server():
     _built()
     with _Serving(_Counter) as serving:
+        launched = time.monotonic()
         result = _run(serving.port, Target("/s", sessions=True, expect_counter=True), warmup=0.2)
+        returned = time.monotonic()
     assert result.requests > 20 and sum(result.errors.values()) == 0, result.errors
     assert result.sessions and result.validated and result.keepalive
     assert result.status_counts == {"200": result.requests} and result.responses_total == result.requests
@@ -182,6 +185,10 @@ def test_real_run_against_a_session_server():
     assert 0 < result.client_cpu_s < result.duration_s and result.connect_s is not None and result.connect_s > 0
     # 0.2 s of warm-up holds no whole second for the curve.
     assert result.warmup_s is not None and result.warmup_s >= 0.2 and result.warmup_curve == []
+    # The window on this process's clock, for the samplers: after the warm-up, as long as the trial, in the run.
+    assert result.window_start_s == result.warmup_s and "window" not in result.to_dict()
+    opened, closed = result.window
+    assert launched + 0.2 <= opened and closed == pytest.approx(opened + 1.0) and closed <= returned
 
 
 class _Hello(BaseHTTPRequestHandler):

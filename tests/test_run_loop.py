@@ -73,6 +73,15 @@ def test_flags_follow_the_result(root, tmp_path):
     assert trial["flags"] == ["client-bound", "errors"] and trial["client_cpu_percent"] == 95.0
 
 
+def test_the_server_cpu_is_that_of_the_measured_window_where_the_driver_knows_it(root, tmp_path):
+    one = {"frameworks": ("flask",), "workloads": ("plaintext",), "trials": 1}
+    _, rundir, _, _ = _run(root, tmp_path / "whole", **one)
+    assert [t["server_cpu_percent"] for t in _trials(rundir)] == [97.0]
+    _, rundir, _, _ = _run(root, tmp_path / "window", driver=FakeDriver(window=(10.0, 13.0)), **one)
+    (trial,) = _trials(rundir)
+    assert trial["server_cpu_percent"] == 99.0 and "window" not in trial
+
+
 def test_a_stack_that_cannot_pipeline_is_flagged_as_such(root, tmp_path):
     _, rundir, _, _ = _run(root, tmp_path, driver=FakeDriver(errors=15, error_kind="timeout"), frameworks=("flask",),
                            workloads=("plaintext",), trials=1, profile=Profile(connections=(8,), pipeline=16))

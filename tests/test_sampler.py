@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from webshootout import process
+from webshootout import harness, process
 from webshootout.sampler import IDLE, Sampler
 
 MB = 1_000_000
@@ -121,7 +121,7 @@ def test_the_harness_spends_under_half_a_percent_of_a_sampled_window_on_the_serv
             assert away and not set(away) & server_cpus
             start_threads, start_usage, t0 = thread_cpu_and_affinity(), resource.getrusage(resource.RUSAGE_SELF), \
                 time.monotonic()
-            with Sampler(running.group) as sampler:
+            with Sampler(running.group, harness.SAMPLE_INTERVAL) as sampler:
                 time.sleep(5)
                 during = thread_cpu_and_affinity()  # the sampler's thread is running now
                 time.sleep(5)
@@ -130,7 +130,7 @@ def test_the_harness_spends_under_half_a_percent_of_a_sampled_window_on_the_serv
         after = os.sched_getaffinity(0)
     finally:
         assert running.stop() is None
-    assert sampler.usage.samples >= 10 and len(during) > len(start_threads)
+    assert sampler.usage.samples >= 10 / harness.SAMPLE_INTERVAL - 2 and len(during) > len(start_threads)
     # Every thread of the harness, the sampler's included, may run only away from the server CPU ...
     assert all(not allowed & server_cpus for sample in (during, end_threads) for _, allowed in sample.values())
     # ... so its time there, that of the threads allowed there, is nil whatever the scheduler did.
@@ -166,3 +166,36 @@ def test_without_an_interval_the_group_is_read_at_the_start_and_end_only():
         time.sleep(0.3)
     assert group.reads == 2 and sampler.usage.samples == 2
     assert sampler.usage.rss_peak_mb == 2.0 and sampler.usage.cpu_percent > 0
+
+
+class _ClockedGroup:
+    """A Group stand-in whose CPU time follows a fake clock: half a CPU for 2 s (a warm-up), one CPU for 3 s
+    (the window), then idle."""
+
+    memory_method = cpu_method = "clocked"
+    peak = None
+
+    def __init__(self, clock: list[float]):
+        self.clock = clock
+
+    def cpu_seconds(self) -> float:
+        t = self.clock[0]
+        return 0.5 * min(t, 2.0) + max(0.0, min(t, 5.0) - 2.0)
+
+    def memory_bytes(self) -> int:
+        return MB
+
+
+def test_the_cpu_of_a_span_leaves_out_what_came_before_and_after_it(monkeypatch):
+    clock = [0.0]
+    monkeypatch.setattr("webshootout.sampler.time.monotonic", lambda: clock[0])
+    with Sampler(_ClockedGroup(clock), interval=None) as sampler:
+        for clock[0] in (1.0, 2.0, 3.0, 4.0, 5.0, 5.5):
+            sampler._sample()  # what the sampling thread does once per interval
+        clock[0] = 6.0
+    assert sampler.usage.cpu_percent == pytest.approx(100.0 * 4.0 / 6.0)
+    assert sampler.during(2.0, 5.0).cpu_percent == pytest.approx(100.0)
+    assert sampler.during(2.5, 4.5).cpu_percent == pytest.approx(100.0)  # between samples: interpolated
+    assert sampler.during(1.0, 2.0).cpu_percent == pytest.approx(50.0)
+    assert sampler.during(-3.0, 60.0) == sampler.usage  # clipped to what was sampled
+    assert sampler.during(4.0, 4.0).cpu_percent == 0.0

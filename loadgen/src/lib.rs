@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use cli::Config;
-use output::{Report, Warmed};
+use output::{Report, Started, Warmed};
 use schedule::Window;
 use stats::Stats;
 use worker::Worker;
@@ -60,10 +60,8 @@ pub fn run(config: Config) -> Result<Report, String> {
         stats.merge(handle.join().map_err(|_| "a load thread panicked".to_string())?);
     }
     let cpu = sys::cpu_seconds() - cpu_before;
-    let connect_s = window.connect_time().unwrap_or_default().as_secs_f64();
-    let warmup = (!config.warmup.is_zero()).then(|| Warmed {
-        seconds: warm.measure.saturating_duration_since(window.start).as_secs_f64(),
-        curve: warm.curve,
-    });
-    Ok(Report::new(&config, stats, connect_s, warmup, cpu))
+    let window_start_s = warm.measure.saturating_duration_since(window.start).as_secs_f64();
+    let started = Started { connect_s: window.connect_time().unwrap_or_default().as_secs_f64(), window_start_s };
+    let warmup = (!config.warmup.is_zero()).then(|| Warmed { seconds: window_start_s, curve: warm.curve });
+    Ok(Report::new(&config, stats, started, warmup, cpu))
 }

@@ -59,6 +59,13 @@ pub struct Burst {
     pub step_s: f64,
 }
 
+/// How long, from the start, the connects took and the measured window took to open.
+#[derive(Debug, Clone, Copy)]
+pub struct Started {
+    pub connect_s: f64,
+    pub window_start_s: f64,
+}
+
 /// How the warm-up went, when there was one.
 #[derive(Debug, Clone)]
 pub struct Warmed {
@@ -81,6 +88,9 @@ pub struct Report {
     pub duration_s: f64,
     /// From the start until every first connection had connected (or upgraded) or failed; not measured.
     pub connect_s: f64,
+    /// From the start until the measured window opened (connects and warm-up included), so a harness that
+    /// samples the server can take the window's share of what it sampled.
+    pub window_start_s: f64,
     /// With a warm-up: from the start until measuring began (connects included).
     pub warmup_s: Option<f64>,
     /// With a warm-up: valid answers in each whole second of it, i.e. its requests per second.
@@ -111,7 +121,7 @@ pub struct Report {
 }
 
 impl Report {
-    pub fn new(config: &Config, stats: Stats, connect_s: f64, warmup: Option<Warmed>, client_cpu_s: f64) -> Self {
+    pub fn new(config: &Config, stats: Stats, started: Started, warmup: Option<Warmed>, client_cpu_s: f64) -> Self {
         let duration_s = config.duration.as_secs_f64();
         let rps = stats.requests as f64 / duration_s;
         let empty = stats::Second::default();
@@ -133,7 +143,8 @@ impl Report {
             responses_total: stats.responses_total,
             unfinished: stats.unfinished,
             duration_s,
-            connect_s,
+            connect_s: started.connect_s,
+            window_start_s: started.window_start_s,
             warmup_s: warmup.as_ref().map(|w| w.seconds),
             warmup_curve: warmup.map(|w| w.curve),
             rps,

@@ -73,6 +73,7 @@ fn the_window_opens_after_the_connects() {
     assert_eq!(server.server.accepted.load(Ordering::SeqCst), 2000);
     assert_eq!(r.error_total(), 0, "{:?}", r.errors);
     assert!(r.connect_s > 0.0);
+    assert!(r.window_start_s >= r.connect_s + shootout_load::schedule::LEAD.as_secs_f64() - 1e-3, "{}", r.window_start_s);
     let rest = (per_second[1] + per_second[2]) as f64 / 2.0;
     assert!(per_second[0] as f64 >= 0.75 * rest, "the first second is depressed: {per_second:?}");
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import threading
 import time
 from dataclasses import dataclass
@@ -26,25 +27,26 @@ IDLE = Usage(0.0, 0.0, 0.0, 0)  # nothing to sample (no database in this run)
 
 
 class Sampler:
-    """Use as a context manager around a trial; `usage` is set on exit.
+    """Use as a context manager around a trial; `usage` is set on exit, `during(start, end)` gives a span's.
 
-    CPU is the group's accumulated CPU time at the end minus at the start, so it is exact whatever the
-    interval; memory is read every `interval` seconds, a few file reads per sample, or (interval None) only
-    at the start and the end.
+    CPU is the group's accumulated CPU time, read with the time at every sample: exact between samples
+    whatever the interval, and interpolated within one. Memory is read every `interval` seconds, a few file
+    reads per sample, or (interval None) only at the start and the end.
     """
 
     def __init__(self, group: Group | None, interval: float | None = 1.0):
         self._group = group
         self._interval = interval
         self._memory: list[int] = []
-        self._cpu_start = self._cpu_end = 0.0
+        self._cpu: list[tuple[float, float]] = []  # (time.monotonic(), the group's CPU seconds so far)
+        self._kernel_peak_mb: float | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="sampler", daemon=True)
         self.usage: Usage | None = None
 
     def _sample(self) -> None:
         # The fallback without cgroups learns the CPU time of processes only by seeing them: read it each time.
-        self._cpu_end = self._group.cpu_seconds()
+        self._cpu.append((time.monotonic(), self._group.cpu_seconds()))
         self._memory.append(self._group.memory_bytes())
 
     def _loop(self) -> None:
@@ -57,8 +59,6 @@ class Sampler:
         if self._group.peak is not None:
             self._group.peak.start()
         self._sample()
-        self._cpu_start = self._cpu_end
-        self._t0 = time.monotonic()
         if self._interval is not None:
             self._thread.start()
         return self
@@ -71,13 +71,30 @@ class Sampler:
         if self._thread.is_alive():
             self._thread.join()
         self._sample()
-        elapsed = time.monotonic() - self._t0
-        peak = self._group.peak
-        self.usage = Usage(
-            cpu_percent=100.0 * (self._cpu_end - self._cpu_start) / elapsed if elapsed > 0 else 0.0,
+        if self._group.peak is not None:
+            self._kernel_peak_mb = self._group.peak.read() / 1e6
+        self.usage = self.during(self._cpu[0][0], self._cpu[-1][0])
+
+    def during(self, start: float, end: float) -> Usage:
+        """After the `with`: usage with the CPU of [start, end] (time.monotonic(), clipped to what was sampled),
+        such as a load's measured window without its connects and warm-up; memory stays that of every sample."""
+        if self._group is None:
+            return IDLE
+        first, last = self._cpu[0][0], self._cpu[-1][0]
+        start, end = min(max(start, first), last), min(max(end, first), last)
+        return Usage(
+            cpu_percent=100.0 * (self._cpu_at(end) - self._cpu_at(start)) / (end - start) if end > start else 0.0,
             rss_peak_mb=max(self._memory) / 1e6,
             rss_mean_mb=sum(self._memory) / len(self._memory) / 1e6,
             samples=len(self._memory),
             memory_method=self._group.memory_method,
             cpu_method=self._group.cpu_method,
-            kernel_peak_mb=peak.read() / 1e6 if peak is not None else None)
+            kernel_peak_mb=self._kernel_peak_mb)
+
+    def _cpu_at(self, when: float) -> float:
+        """The group's CPU seconds at `when`, on the line between the samples either side of it."""
+        after = bisect.bisect_left(self._cpu, when, key=lambda sample: sample[0])
+        if after == 0:
+            return self._cpu[0][1]
+        (t0, c0), (t1, c1) = self._cpu[after - 1], self._cpu[min(after, len(self._cpu) - 1)]
+        return c0 if t1 <= t0 else c0 + (c1 - c0) * (when - t0) / (t1 - t0)

@@ -246,8 +246,7 @@ class RunContext:
         """One measured trial on a settled server and a freshly reset database; returns its req/s."""
         self._settle(subject)
         server, database = subject.served.samplers()
-        # Pinned first, so the samplers' threads start away from the server CPUs too. The samplers cover
-        # the warm-up as well: the window's own CPU share is close to it once warm.
+        # Pinned first, so the samplers' threads start away from the server CPUs too.
         with process.pin_harness(self.settings.server_cpus), server, database:
             result = self._drive(subject, point, point.burst.duration if point.burst else self.settings.duration,
                                  warmup, STEADY_PERCENT if steady and warmup >= 1 else None)
@@ -256,12 +255,15 @@ class RunContext:
                              f"{subject.workload} {point.label} trial {trial}")
         cpus = len(self.settings.load_cpus)
         client_cpu = 100.0 * result.client_cpu_s / result.duration_s / cpus if result.duration_s else 0.0
+        # Like the requests and the client's CPU, the server's CPU is the measured window's where it is known.
+        server_usage, database_usage = ((s.during(*result.window) if result.window else s.usage)
+                                        for s in (server, database))
         line = trial_line(subject, point, TrialId(trial, self.session), result,
-                          Usages(server.usage, database.usage, client_cpu))
+                          Usages(server_usage, database_usage, client_cpu))
         self.rundir.append(line)
         self.progress.done += 1
         say(f"    {result.rps:,.0f} req/s, p99 {(result.latency_us['p99'] or 0) / 1000:.2f} ms, "
-            f"errors {sum(result.errors.values())}, server CPU {server.usage.cpu_percent:.0f} %")
+            f"errors {sum(result.errors.values())}, server CPU {server_usage.cpu_percent:.0f} %")
         return result.rps
 
     def _settle(self, subject: Subject) -> None:

@@ -90,10 +90,15 @@ class LoadResult:
     keepalive: bool = True  # False: the load opened a new connection for every request
     warmup_s: float | None = None  # start to measured window (connects included), when there was a warm-up
     warmup_curve: list[int] | None = None  # valid answers in each whole second of the warm-up (req/s)
+    window_start_s: float | None = None  # from the tool's start until the measured window opened
+    # The measured window on this process's time.monotonic() clock, where the driver knows it (the load ran
+    # here); samplers then take the window's share. Not recorded: it means nothing outside this process.
+    window: tuple[float, float] | None = None
 
     def to_dict(self) -> dict:
         data = asdict(self)
         data["notes"] = list(self.notes)
+        del data["window"]
         return data
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -83,6 +84,7 @@ def parse(data: dict) -> LoadResult:
             latency_histogram=[[int(value), int(count)] for value, count in data["histogram"]],
             connect_s=_optional(data, "connect_s", float), responses_total=_optional(data, "responses_total", int),
             keepalive=bool(data.get("keepalive", True)), warmup_s=_optional(data, "warmup_s", float),
+            window_start_s=_optional(data, "window_start_s", float),
             warmup_curve=None if data.get("warmup_curve") is None else [int(n) for n in data["warmup_curve"]])
     except (KeyError, TypeError, ValueError) as exc:
         raise DriverError(f"shootout-load's JSON lacks or mistypes {exc}: {str(data)[:300]}") from None
@@ -110,5 +112,11 @@ def result_of(done: subprocess.CompletedProcess) -> LoadResult:
 
 
 def run(spec: LoadSpec, log: Path | None = None) -> LoadResult:
+    launched = time.monotonic()
     done, _ = run_tool(argv(spec, str(binary())), spec.cpus, allowance(spec), log)
-    return result_of(done)
+    result = result_of(done)
+    if result.window_start_s is None:
+        return result
+    # Off by the few milliseconds taskset and the binary take to start, against a window of seconds.
+    opened = launched + result.window_start_s
+    return replace(result, window=(opened, opened + result.duration_s))
