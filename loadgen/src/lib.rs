@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use cli::Config;
-use output::{Report, Started, Warmed};
+use output::Report;
 use schedule::Window;
 use stats::Stats;
 use worker::Worker;
@@ -60,8 +60,8 @@ pub fn run(config: Config) -> Result<Report, String> {
         stats.merge(handle.join().map_err(|_| "a load thread panicked".to_string())?);
     }
     let cpu = sys::cpu_seconds() - cpu_before;
+    let connect_s = window.connect_time().unwrap_or_default().as_secs_f64();
     let window_start_s = warm.measure.saturating_duration_since(window.start).as_secs_f64();
-    let started = Started { connect_s: window.connect_time().unwrap_or_default().as_secs_f64(), window_start_s };
-    let warmup = (!config.warmup.is_zero()).then(|| Warmed { seconds: window_start_s, curve: warm.curve });
-    Ok(Report::new(&config, stats, started, warmup, cpu))
+    let curve = (!config.warmup.is_zero()).then_some(warm.curve);
+    Ok(Report::new(&config, stats, connect_s, window_start_s, curve, cpu))
 }

@@ -59,22 +59,6 @@ pub struct Burst {
     pub step_s: f64,
 }
 
-/// How long, from the start, the connects took and the measured window took to open.
-#[derive(Debug, Clone, Copy)]
-pub struct Started {
-    pub connect_s: f64,
-    pub window_start_s: f64,
-}
-
-/// How the warm-up went, when there was one.
-#[derive(Debug, Clone)]
-pub struct Warmed {
-    /// From the start until measuring began (connects included).
-    pub seconds: f64,
-    /// Valid answers in each whole second of the warm-up.
-    pub curve: Vec<u64>,
-}
-
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub version: &'static str,
@@ -121,7 +105,15 @@ pub struct Report {
 }
 
 impl Report {
-    pub fn new(config: &Config, stats: Stats, started: Started, warmup: Option<Warmed>, client_cpu_s: f64) -> Self {
+    /// `connect_s` and `window_start_s` count from the start; `warmup_curve` is there when there was a warm-up.
+    pub fn new(
+        config: &Config,
+        stats: Stats,
+        connect_s: f64,
+        window_start_s: f64,
+        warmup_curve: Option<Vec<u64>>,
+        client_cpu_s: f64,
+    ) -> Self {
         let duration_s = config.duration.as_secs_f64();
         let rps = stats.requests as f64 / duration_s;
         let empty = stats::Second::default();
@@ -143,10 +135,10 @@ impl Report {
             responses_total: stats.responses_total,
             unfinished: stats.unfinished,
             duration_s,
-            connect_s: started.connect_s,
-            window_start_s: started.window_start_s,
-            warmup_s: warmup.as_ref().map(|w| w.seconds),
-            warmup_curve: warmup.map(|w| w.curve),
+            connect_s,
+            window_start_s,
+            warmup_s: warmup_curve.is_some().then_some(window_start_s),
+            warmup_curve,
             rps,
             bytes_read: stats.bytes_read,
             connections: config.connections,
