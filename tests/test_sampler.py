@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from webshootout import harness, process
-from webshootout.sampler import IDLE, Sampler
+from webshootout import process
+from webshootout.sampler import IDLE, INTERVAL, Sampler
 
 MB = 1_000_000
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -121,7 +121,7 @@ def test_the_harness_spends_under_half_a_percent_of_a_sampled_window_on_the_serv
             assert away and not set(away) & server_cpus
             start_threads, start_usage, t0 = thread_cpu_and_affinity(), resource.getrusage(resource.RUSAGE_SELF), \
                 time.monotonic()
-            with Sampler(running.group, harness.SAMPLE_INTERVAL) as sampler:
+            with Sampler(running.group) as sampler:
                 time.sleep(5)
                 during = thread_cpu_and_affinity()  # the sampler's thread is running now
                 time.sleep(5)
@@ -130,7 +130,7 @@ def test_the_harness_spends_under_half_a_percent_of_a_sampled_window_on_the_serv
         after = os.sched_getaffinity(0)
     finally:
         assert running.stop() is None
-    assert sampler.usage.samples >= 10 / harness.SAMPLE_INTERVAL - 2 and len(during) > len(start_threads)
+    assert sampler.usage.samples >= 10 / INTERVAL - 2 and len(during) > len(start_threads)
     # Every thread of the harness, the sampler's included, may run only away from the server CPU ...
     assert all(not allowed & server_cpus for sample in (during, end_threads) for _, allowed in sample.values())
     # ... so its time there, that of the threads allowed there, is nil whatever the scheduler did.

@@ -25,10 +25,6 @@ from .workloads import MODULES, NEEDS_DATABASE, Context, VerifyError
 from .workloads.keepalive import KeepAlive
 from .workloads.keepalive import probe as probe_keepalive
 
-# Seconds between samples of a local server's cgroup: a few file reads on the harness's own CPU. Four a
-# second put the measured window's edges, where the CPU share is interpolated, within a quarter second.
-SAMPLE_INTERVAL = 0.25
-
 
 def say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
@@ -192,7 +188,7 @@ class Served:
         On another host each read is an ssh round trip that would itself run there during the trial:
         those groups are read at the start and the end only."""
         database = self.env.postgres.running.group if self.env.postgres else None
-        return tuple(Sampler(group, None if isinstance(group, RemoteGroup) else SAMPLE_INTERVAL)
+        return tuple(Sampler(group, None) if isinstance(group, RemoteGroup) else Sampler(group)
                      for group in (self.server.running.group, database))
 
 

@@ -25,6 +25,10 @@ class Usage:
 
 IDLE = Usage(0.0, 0.0, 0.0, 0)  # nothing to sample (no database in this run)
 
+# Seconds between samples: a few file reads on the harness's own CPU. Four a second put the measured
+# window's edges, where the CPU share is interpolated, within a quarter second of a read.
+INTERVAL = 0.25
+
 
 class Sampler:
     """Use as a context manager around a trial; `usage` is set on exit, `during(start, end)` gives a span's.
@@ -34,7 +38,7 @@ class Sampler:
     reads per sample, or (interval None) only at the start and the end.
     """
 
-    def __init__(self, group: Group | None, interval: float | None = 1.0):
+    def __init__(self, group: Group | None, interval: float | None = INTERVAL):
         self._group = group
         self._interval = interval
         self._memory: list[int] = []
