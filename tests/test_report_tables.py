@@ -70,3 +70,18 @@ def test_memory_method_names_the_column_and_extras_show_only_what_lines_carry():
     # 100, 800, 1000 of 1000 on the 8 levels 0..7: round(0.7) = 1, round(5.6) = 6, 7.
     assert extra.rows == [("a", "c=8", "0.25", "3 s ▂▇█ 1,000 max")]
     assert "0.25" in terminal.render(summary.summarize({}, newer))
+
+
+def test_the_warm_up_shown_is_the_points_not_the_median_trials():
+    # As `shootout run` writes them: the first trial warmed up until the server was steady, the later ones
+    # for a fraction of a second (no whole second, no curve); the median req/s is trial 2's.
+    lines = [_line("jit", 1, 900.0, warmup_s=7.05, warmup_curve=[300.0, 700.0, 900.0, 900.0, 910.0, 900.0, 905.0]),
+             _line("jit", 2, 1000.0, warmup_s=0.25, warmup_curve=[]),
+             _line("jit", 3, 1100.0, warmup_s=0.25, warmup_curve=[]),
+             _line("aot", 1, 2000.0, warmup_s=0.25, warmup_curve=[]),
+             _line("aot", 2, 2000.0, warmup_s=0.25, warmup_curve=[])]
+    (workload,) = summary.summarize({}, lines)["workloads"]
+    rows = {row[0]: row for row in tables.extras(workload).rows}
+    assert rows["jit"][2:] == ("7.05", "7 s ▃▆█████ 910 max")
+    assert rows["aot"][2:] == ("0.25", "-")
+    assert any(note.startswith("warm-up: the one before the point's first trial") for note in tables.extras(workload).notes)

@@ -92,16 +92,23 @@ def _errors(trials: list[dict]) -> dict[str, int]:
     return {k: v for k, v in sorted(errors.items()) if v}
 
 
+def _point_warmup(trials: list[dict]) -> dict:
+    """The trial that carries the point's warm-up: the longest (on a tie, the earliest). Only a point's first
+    trial (or the first a resumed run measured) warms up until the server is steady; the others warm up
+    their new connections for a fraction of a second and have no curve."""
+    return max(trials, key=lambda t: (t.get("warmup_s") or 0.0, -t["trial"]))
+
+
 def _optional(trials: list[dict]) -> dict:
     """Facts only newer result lines carry: None when no trial has them."""
-    middle = _median_trial(trials)
+    warmed = _point_warmup(trials)
     totals = [t.get("responses_total") for t in trials]
     methods = sorted({t["server_memory_method"] for t in trials if t.get("server_memory_method")})
     connects = [t["connect_s"] for t in trials if t.get("connect_s") is not None]
     return {"connect_s": round(stats.median(connects), 3) if connects else None,
             "responses_total": sum(totals) if None not in totals else None,
             "memory_method": ", ".join(methods) or None,
-            "warmup_s": middle.get("warmup_s"), "warmup_curve": middle.get("warmup_curve")}
+            "warmup_s": warmed.get("warmup_s"), "warmup_curve": warmed.get("warmup_curve")}
 
 
 def build(trials: list[dict], profile: str, keepalive: dict | None) -> dict:

@@ -132,7 +132,7 @@ def extras(workload: dict) -> Table | None:
         return None
 
     def cell(key: str, value) -> str:
-        if value is None:
+        if value is None or value == []:  # a warm-up under a second has no whole second to show
             return "-"
         if key == "warmup_curve":
             return f"{len(value)} s {fmt.sparkline(value)} {fmt.count(max(value, default=0))} max"
@@ -142,5 +142,8 @@ def extras(workload: dict) -> Table | None:
     header = ("framework", "load", *(name for _, name in columns))
     notes = ["responses (all): every response the load generator read, valid or not; req/s counts the valid "
              "ones only"] if any(key == "responses_total" for key, _ in columns) else []
+    if any(key == "warmup_s" for key, _ in columns):
+        notes.append("warm-up: the one before the point's first trial, until throughput was steady or the cap; "
+                     "later trials only warm up their new connections")
     left = {0, 1} | {i + 2 for i, (key, _) in enumerate(columns) if key == "warmup_curve"}
     return Table("connections, responses and warm-up", header, frozenset(left), rows, notes)
