@@ -99,6 +99,7 @@ class FakeStack:
     database: FakeDatabase | None = None
     events: list = field(default_factory=list)
     assets: assets.Assets | None = None
+    link: object = None  # what cpu_link hands the run: None, or a cpulink.Link over a fake probe
 
     @contextlib.contextmanager
     def environment(self, work: Path, logs: Path, cpus, need_database: bool, where=None):
@@ -109,6 +110,9 @@ class FakeStack:
 
     def needs_database(self, variants) -> bool:
         return False
+
+    def cpu_link(self, server_cpus, load_cpus, where):
+        return self.link
 
     @contextlib.contextmanager
     def serving(self, variant, env, *, install: bool, on_stop_fault):

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from . import assets, claims, httpget, process, provision, server, ship, users
+from . import assets, claims, cpulink, httpget, process, provision, server, ship, users
 from .catalog import Variant
+from .load import native
+from .load.base import DriverError
 from .sampler import Sampler
 from .signals import uninterrupted
 from .placement import Placement
@@ -207,6 +209,22 @@ def serving(variant: Variant, env: server.Environment, *, install: bool,
             leak = srv.stop()
         if leak:
             on_stop_fault(Fault("stop", leak))
+
+
+def cpu_link(server_cpus: tuple[int, ...], load_cpus: tuple[int, ...],
+             where: Placement | None) -> cpulink.Link | None:
+    """How far apart the first server CPU and the first load CPU are, when both roles run on this machine on
+    CPUs of their own (cpulink.py says why it matters); None, having said why, when it cannot be measured."""
+    if where is not None or set(server_cpus) & set(load_cpus):
+        return None
+    try:
+        probe = cpulink.probe_with(native.binary().with_name("shootout-cpulink"), server_cpus[0], load_cpus[0])
+        link = cpulink.Link(probe)
+        link.calibrate(say)
+    except (DriverError, cpulink.LinkError) as exc:
+        say(f"cannot measure how far apart the server and load CPUs are, so trials do not wait for them: {exc}")
+        return None
+    return link
 
 
 SETTLE_TIMEOUT = 60.0

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Callable
 
-from .. import catalog, harness, load, machine, placement, process, profiles, provision
+from .. import catalog, cpulink, harness, load, machine, placement, process, profiles, provision
 from ..harness import Fault, Served, say
 from ..load import DriverError, LoadResult, LoadSpec
 from ..load import remote as remote_load
@@ -109,7 +109,8 @@ class TrialId:
     session: int  # index into meta.json's sessions: the run's start or the --resume that measured it
 
 
-def trial_line(subject: Subject, point: Point, trial: TrialId, result: LoadResult, usages: Usages) -> dict:
+def trial_line(subject: Subject, point: Point, trial: TrialId, result: LoadResult, usages: Usages,
+               link: cpulink.Measured | None = None) -> dict:
     """The one place a trial's result line is built."""
     variant, part, server, client_cpu = subject.variant, subject.part, usages.server, usages.client_cpu_percent
     return {"kind": "trial", "framework": variant.id, "display": variant.display, "language": variant.language,
@@ -122,7 +123,9 @@ def trial_line(subject: Subject, point: Point, trial: TrialId, result: LoadResul
             "server_cpu_percent": round(server.cpu_percent, 1), "server_rss_peak_mb": round(server.rss_peak_mb, 1),
             "server_rss_mean_mb": round(server.rss_mean_mb, 1), "server_memory_method": server.memory_method,
             "server_kernel_peak_mb": None if server.kernel_peak_mb is None else round(server.kernel_peak_mb, 1),
-            "database_cpu_percent": round(usages.database.cpu_percent, 1), "flags": flags_of(result, client_cpu, point)}
+            "database_cpu_percent": round(usages.database.cpu_percent, 1),
+            "cpu_link": link.to_dict() if link else None,
+            "flags": flags_of(result, client_cpu, point) + (["cpus-far"] if link and link.far else [])}
 
 
 def _target(workload: str, ctx: Context, point: Point):
@@ -146,6 +149,7 @@ class RunContext:
     progress: Progress
     session: int  # index of this start of the run in meta.json's sessions
     stack: object = harness  # what starts servers: the harness, or a fake in unit tests
+    link: cpulink.Link | None = None  # how far apart the server and load CPUs are, where it can be measured
 
     def run_part(self, part: Part, variants: list[catalog.Variant]) -> None:
         env = dataclasses.replace(self.env, workers=part.profile.workers)
@@ -245,11 +249,14 @@ class RunContext:
     def trial(self, subject: Subject, point: Point, trial: int, warmup: float, steady: bool) -> float:
         """One measured trial on a settled server and a freshly reset database; returns its req/s."""
         self._settle(subject)
+        # Outside the samplers: a wait for the CPUs must not count as the server's idle time.
+        before, waited = self._link(lambda link: link.wait_near(say)) or (None, 0.0)
         server, database = subject.served.samplers()
         # Pinned first, so the samplers' threads start away from the server CPUs too.
         with process.pin_harness(self.settings.server_cpus), server, database:
             result = self._drive(subject, point, point.burst.duration if point.burst else self.settings.duration,
                                  warmup, STEADY_PERCENT if steady and warmup >= 1 else None)
+        measured = self._link(lambda link: link.after(before, waited)) if before is not None else None
         if not subject.served.alive():
             raise StackFailed(f"the server exited (code {subject.served.exit_code()}) during "
                              f"{subject.workload} {point.label} trial {trial}")
@@ -259,12 +266,24 @@ class RunContext:
         server_usage, database_usage = ((s.during(*result.window) if result.window else s.usage)
                                         for s in (server, database))
         line = trial_line(subject, point, TrialId(trial, self.session), result,
-                          Usages(server_usage, database_usage, client_cpu))
+                          Usages(server_usage, database_usage, client_cpu), measured)
         self.rundir.append(line)
         self.progress.done += 1
         say(f"    {result.rps:,.0f} req/s, p99 {(result.latency_us['p99'] or 0) / 1000:.2f} ms, "
             f"errors {sum(result.errors.values())}, server CPU {server_usage.cpu_percent:.0f} %")
         return result.rps
+
+    def _link(self, step: Callable[[cpulink.Link], object]):
+        """A step of the CPU link, or None when there is none or it failed (then it is dropped, said once)."""
+        if self.link is None:
+            return None
+        try:
+            return step(self.link)
+        except cpulink.LinkError as exc:
+            say(f"cannot measure how far apart the server and load CPUs are any more, so trials no longer wait "
+                f"for them: {exc}")
+            self.link = None
+            return None
 
     def _settle(self, subject: Subject) -> None:
         """Lets the server drain what the last load left queued; resets the database state."""
@@ -342,7 +361,8 @@ def run(settings: Settings, argv: list[str], *, driver: Driver | None = None, st
                 meta = machine.describe(settings, variants, argv, session)
             rundir.write_meta(meta)
             context = RunContext(settings, rundir, env, driver or _driver(settings, where), done, progress,
-                                 len(meta["sessions"]) - 1, stack)
+                                 len(meta["sessions"]) - 1, stack,
+                                 stack.cpu_link(settings.server_cpus, settings.load_cpus, where))
             for part in settings.parts:
                 context.run_part(part, everything)
     except KeyboardInterrupt:

@@ -55,6 +55,9 @@ FLAG_TEXTS = {
     "no-responses": "no-responses: a trial got no valid answer at all",
     "noisy": "noisy: req/s varies more than 5 % (coefficient of variation) across trials",
     "cookieless": "cookieless: driven without cookies, every request a new visitor",
+    "cpus-far": "cpus-far: in a trial the server's and the load generator's CPUs were far apart (a cache line took "
+                "over twice the run's best round trip between them), which costs a loopback exchange 10-15 % "
+                "here; the host moved them (docs/method.md)",
     "no-pipelining": "no-pipelining: pipelined requests after the first of a batch were never answered; the "
                      "stack cannot pipeline, which says nothing of its speed",
 }

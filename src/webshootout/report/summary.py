@@ -12,7 +12,7 @@ import json
 import re
 from collections import defaultdict
 
-from .. import profiles
+from .. import cpulink, profiles
 from . import result, stats
 
 SCHEMA = 2
@@ -104,9 +104,7 @@ def summarize(meta: dict, lines: list[dict]) -> dict:
     keepalive = _keepalive(lines)
     groups: dict[str, dict[str, dict[str, list[dict]]]] = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
     points: dict[str, dict] = {}
-    for line in lines:
-        if line["kind"] != "trial":
-            continue
+    for line in cpulink.judged([line for line in lines if line["kind"] == "trial"]):
         point = point_of(line)
         key = json.dumps(point, sort_keys=True)
         points[key] = point
