@@ -31,7 +31,11 @@ fn pin(cpu: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// Nanoseconds per round trip of the line between `a` (this thread) and `b`, over `span`.
+/// Round trips are timed in slices this long; the fastest slice is the answer, as a thread that shares a CPU
+/// with a busy process loses whole slices to it (the placement slows every slice alike).
+const SLICE: Duration = Duration::from_millis(2);
+
+/// Nanoseconds per round trip of the line between `a` (this thread) and `b`: the fastest slice of `span`.
 fn round_trip_ns(a: usize, b: usize, span: Duration) -> Result<f64, String> {
     let line = Arc::new(Line(AtomicU64::new(0)));
     let stop = Arc::new(AtomicBool::new(false));
@@ -50,20 +54,25 @@ fn round_trip_ns(a: usize, b: usize, span: Duration) -> Result<f64, String> {
         })
     };
     let measured = pin(a).map(|()| {
-        // A peer that could not be pinned never answers: the deadline below still ends the loop.
+        // A peer that could not be pinned never answers: the deadlines below still end the loop.
         let start = Instant::now();
-        let mut trips = 0u64;
+        let mut fastest = f64::INFINITY;
         while start.elapsed() < span {
-            for _ in 0..256 {
-                let mut v = line.0.load(Ordering::Acquire);
-                while v & 1 == 1 && !peer.is_finished() {
-                    v = line.0.load(Ordering::Acquire);
+            let slice = Instant::now();
+            let mut trips = 0u64;
+            while slice.elapsed() < SLICE {
+                for _ in 0..64 {
+                    let mut v = line.0.load(Ordering::Acquire);
+                    while v & 1 == 1 && !peer.is_finished() {
+                        v = line.0.load(Ordering::Acquire);
+                    }
+                    line.0.store(v + 1, Ordering::Release);
                 }
-                line.0.store(v + 1, Ordering::Release);
+                trips += 64;
             }
-            trips += 256;
+            fastest = fastest.min(slice.elapsed().as_nanos() as f64 / trips as f64);
         }
-        start.elapsed().as_nanos() as f64 / trips as f64
+        fastest
     });
     stop.store(true, Ordering::Relaxed);
     peer.join().map_err(|_| "the probe's second thread panicked".to_string())??;

@@ -256,10 +256,14 @@ class RunContext:
         with process.pin_harness(self.settings.server_cpus), server, database:
             result = self._drive(subject, point, point.burst.duration if point.burst else self.settings.duration,
                                  warmup, STEADY_PERCENT if steady and warmup >= 1 else None)
-        measured = self._link(lambda link: link.after(before, waited)) if before is not None else None
         if not subject.served.alive():
             raise StackFailed(f"the server exited (code {subject.served.exit_code()}) during "
                              f"{subject.workload} {point.label} trial {trial}")
+        measured = None
+        if before is not None:
+            # The probe's thread on the server CPU must not share it with the load's last requests.
+            subject.served.settle()
+            measured = self._link(lambda link: link.after(before, waited))
         cpus = len(self.settings.load_cpus)
         client_cpu = 100.0 * result.client_cpu_s / result.duration_s / cpus if result.duration_s else 0.0
         # Like the requests and the client's CPU, the server's CPU is the measured window's where it is known.
