@@ -110,6 +110,8 @@ for conns in $CONNECTION_COUNTS; do
     # Rotate which tool goes first, so drift on a shared machine does not favour one.
     shift_by=$(( (round - 1) % ${#tools[@]} ))
     order=("${tools[@]:shift_by}" "${tools[@]:0:shift_by}")
+    # How far apart the host has the two CPUs this round (docs/method.md): it moves both tools' costs.
+    echo "       (CPU $SERVER_CPU to CPU $CLIENT_CPU: $("$root/target/release/shootout-cpulink" "$SERVER_CPU" "$CLIENT_CPU"))"
     for tool in "${order[@]}"; do
       read -r requests rps cpu rss < <(measure "$tool" "$conns")
       kill -0 "$server_pid" || { echo "the server exited" >&2; exit 1; }
