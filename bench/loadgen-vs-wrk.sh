@@ -26,10 +26,18 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# As root on a machine without them, the tools come from Debian: wrk, GNU time, and h2load (nghttp2-client), a
+# further well-known generator compared beside wrk (oha is not in Debian).
+missing=()
+command -v wrk >/dev/null || missing+=(wrk)
+[[ -x /usr/bin/time ]] || missing+=(time)
+command -v h2load >/dev/null || missing+=(nghttp2-client)
+if (( ${#missing[@]} )) && [[ $(id -u) == 0 ]]; then
+  apt-get install -y -qq "${missing[@]}" >/dev/null || echo "(apt-get install ${missing[*]} failed)" >&2
+fi
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
 [[ -x /usr/bin/time ]] || { echo "/usr/bin/time is not installed (apt-get install time)" >&2; exit 1; }
 tools=(shootout-load wrk)
-# A further well-known generator, compared when present (apt-get install nghttp2-client); oha is not in Debian.
 if command -v h2load >/dev/null; then tools+=(h2load); else echo "(h2load is not installed: skipped)"; fi
 gcc -O2 -Wall -Wextra -o "$work/epoll-server" "$root/bench/epoll-server.c"
 (cd "$root" && cargo build --release --quiet -p shootout-load)
