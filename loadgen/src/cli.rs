@@ -23,8 +23,8 @@ pub struct Args {
     /// Load before measuring starts (not recorded; its curve is); with --warmup-steady, its cap.
     #[arg(long, default_value = "0s", value_parser = parse_duration)]
     pub warmup: Duration,
-    /// End the warm-up as soon as the valid answers of the last 3 one-second windows are on average no more
-    /// than this percentage above the 3 before them (throughput stopped rising); --warmup is then its cap.
+    /// End the warm-up as soon as the valid answers of the last 3 one-second windows are on average within
+    /// this percentage of the 3 before them, up or down (throughput holds its level); --warmup is its cap.
     #[arg(long, value_name = "PCT")]
     pub warmup_steady: Option<f64>,
     /// How long one request may take before it counts as a timeout.

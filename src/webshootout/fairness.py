@@ -40,7 +40,8 @@ RULES = (
                 "once a second); plaintext, session and hash answer `text/plain; charset=utf-8`, json "
                 "and db `application/json`, static `text/html` ([workloads.md](workloads.md))."),
     ("JIT warm-up", "The same for every stack: each point's first trial warms up until its throughput "
-                    "stopped rising (three one-second windows against the three before, within 3 %), at most "
+                    "holds its level (three one-second windows against the three before, within 3 % up or "
+                    "down), at most "
                     "`--warmup`; a stack whose runtime compiles hot code "
                     "(a JIT) states `start.warmup`, which raises that cap for the first point of each "
                     "workload ([method.md](method.md))."),

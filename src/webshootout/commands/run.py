@@ -28,9 +28,9 @@ CLIENT_BOUND_CPU = 90.0
 # Warm-up of every trial after a point's first, in the trial's own load process: its connections are new,
 # so their first requests (and the server's per-connection set-up) stay out of the window.
 TRIAL_WARMUP = 0.25
-# A point's first warm-up ends once three one-second windows of throughput are on average no more than this
-# many percent above the three before (or at the warm-up given, which is then a cap): a JIT stack is warm
-# when its throughput stops rising.
+# A point's first warm-up ends once three one-second windows of throughput are on average within this many
+# percent of the three before, up or down (or at the warm-up given, which is then a cap): a JIT stack is warm
+# when its throughput neither climbs nor dips while it compiles.
 STEADY_PERCENT = 3.0
 
 Driver = Callable[..., LoadResult]  # (LoadSpec, log path) -> LoadResult

@@ -35,8 +35,8 @@ class LoadSpec:
     warmup: float = 0.0  # seconds of load before the measured window, in the same run (native only)
     keepalive: bool = True  # False: a new TCP connection for every request, its connect in the latency
     pipeline: int = 1  # requests in flight per connection (HTTP/1.1 pipelining; native only)
-    # End the warm-up once the mean req/s of the last 3 seconds is at most this % above the mean of the 3
-    # before (throughput stopped rising); `warmup` is then its cap (native only). None: it lasts `warmup`.
+    # End the warm-up once the mean req/s of the last 3 seconds is within this % of the mean of the 3 before,
+    # up or down (throughput holds its level); `warmup` is then its cap (native only). None: it lasts `warmup`.
     warmup_steady: float | None = None
 
     def __post_init__(self) -> None:
