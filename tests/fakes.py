@@ -83,8 +83,11 @@ class FakeServed:
         return Context("127.0.0.1", 9, self.variant.path_of(workload), None, self.stack.assets)
 
     def samplers(self) -> tuple[FakeSampler, FakeSampler]:
-        return (FakeSampler(Usage(cpu_percent=97.0, rss_peak_mb=40.0, rss_mean_mb=35.0, samples=8),
-                            Usage(cpu_percent=99.0, rss_peak_mb=40.0, rss_mean_mb=35.0, samples=8)),
+        compiling = self.stack.compiling.pop(0) if self.stack.compiling else None
+        return (FakeSampler(Usage(cpu_percent=97.0, rss_peak_mb=40.0, rss_mean_mb=35.0, samples=8,
+                                  jit_cpu_percent=compiling),
+                            Usage(cpu_percent=99.0, rss_peak_mb=40.0, rss_mean_mb=35.0, samples=8,
+                                  jit_cpu_percent=compiling)),
                 FakeSampler(Usage(cpu_percent=0.0, rss_peak_mb=0.0, rss_mean_mb=0.0, samples=8)))
 
 
@@ -100,6 +103,7 @@ class FakeStack:
     events: list = field(default_factory=list)
     assets: assets.Assets | None = None
     link: object = None  # what cpu_link hands the run: None, or a cpulink.Link over a fake probe
+    compiling: list = field(default_factory=list)  # the JIT's share of a CPU in each window, in turn (then None)
 
     @contextlib.contextmanager
     def environment(self, work: Path, logs: Path, cpus, need_database: bool, where=None):

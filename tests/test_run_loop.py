@@ -82,6 +82,32 @@ def test_the_server_cpu_is_that_of_the_measured_window_where_the_driver_knows_it
     assert trial["server_cpu_percent"] == 99.0 and "window" not in trial
 
 
+def test_a_trial_through_which_the_jit_compiled_becomes_warm_up_and_runs_again(root, tmp_path):
+    stack = FakeStack(compiling=[30.0, 4.0, 0.5, 0.2, 1.5, 0.3])
+    _, rundir, driver, _ = _run(root, tmp_path, driver=FakeDriver(window=(10.0, 13.0)), stack=stack,
+                                frameworks=("flask",), workloads=("plaintext",), warmup=5.0)
+    assert len(driver.specs) == 6
+    # The first run of trial 1 carried the point's warm-up; the runs after a discarded one warm up briefly.
+    assert [s.warmup for s in driver.specs] == [5.0, run.TRIAL_WARMUP, run.TRIAL_WARMUP, run.TRIAL_WARMUP,
+                                                run.TRIAL_WARMUP, run.TRIAL_WARMUP]
+    trials = _trials(rundir)
+    assert_valid_lines(rundir.lines())
+    assert [(t["jit_reruns"], t["jit_cpu_percent"], t["flags"]) for t in trials] == \
+        [(2, 0.5, []), (0, 0.2, []), (1, 0.3, [])]
+    # The discarded runs' windows (the fake reports no warm-up of its own) are the kept one's warm-up.
+    seconds = trials[0]["duration_s"]
+    assert (trials[0]["warmup_s"], trials[1]["warmup_s"], trials[2]["warmup_s"]) == (2 * seconds, None, seconds)
+
+
+def test_a_jit_that_never_stops_compiling_is_flagged_after_the_last_rerun(root, tmp_path):
+    stack = FakeStack(compiling=[20.0] * (run.JIT_RERUNS + 1))
+    _, rundir, driver, _ = _run(root, tmp_path, stack=stack, frameworks=("flask",), workloads=("plaintext",),
+                                trials=1)
+    (trial,) = _trials(rundir)
+    assert len(driver.specs) == run.JIT_RERUNS + 1
+    assert trial["jit_reruns"] == run.JIT_RERUNS and trial["flags"] == ["jit-compiling"]
+
+
 def test_a_stack_that_cannot_pipeline_is_flagged_as_such(root, tmp_path):
     _, rundir, _, _ = _run(root, tmp_path, driver=FakeDriver(errors=15, error_kind="timeout"), frameworks=("flask",),
                            workloads=("plaintext",), trials=1, profile=Profile(connections=(8,), pipeline=16))

@@ -199,3 +199,28 @@ def test_the_cpu_of_a_span_leaves_out_what_came_before_and_after_it(monkeypatch)
     assert sampler.during(1.0, 2.0).cpu_percent == pytest.approx(50.0)
     assert sampler.during(-3.0, 60.0) == sampler.usage  # clipped to what was sampled
     assert sampler.during(4.0, 4.0).cpu_percent == 0.0
+
+
+class _ClockedCompiler:
+    """A JIT's compiler threads on the same fake clock: they compile for 1 s of CPU within the first second
+    of the window (2 to 3 s), then rest."""
+
+    def __init__(self, clock: list[float]):
+        self.clock = clock
+
+    def cpu_seconds(self) -> float:
+        return min(max(self.clock[0] - 2.0, 0.0), 1.0)
+
+
+def test_the_jit_share_of_a_span_is_read_with_the_cpu():
+    clock = [0.0]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("webshootout.sampler.time.monotonic", lambda: clock[0])
+        with Sampler(_ClockedGroup(clock), interval=None, jit=_ClockedCompiler(clock)) as sampler:
+            for clock[0] in (1.0, 2.0, 3.0, 4.0, 5.0):
+                sampler._sample()
+    assert sampler.during(2.0, 5.0).jit_cpu_percent == pytest.approx(100.0 / 3)
+    assert sampler.during(3.0, 5.0).jit_cpu_percent == 0.0
+    with Sampler(_ClockedGroup(clock), interval=None) as plain:
+        pass
+    assert plain.usage.jit_cpu_percent is None  # nothing to watch: not a zero

@@ -17,6 +17,7 @@ from . import assets, claims, cpulink, httpget, process, provision, server, ship
 from .catalog import Variant
 from .load import native
 from .load.base import DriverError
+from .jit import CompilerThreads
 from .sampler import Sampler
 from .signals import uninterrupted
 from .placement import Placement
@@ -188,10 +189,14 @@ class Served:
         """Fresh samplers of the server and of PostgreSQL, which shares the server CPUs.
 
         On another host each read is an ssh round trip that would itself run there during the trial:
-        those groups are read at the start and the end only."""
+        those groups are read at the start and the end only, and the server's JIT is not watched."""
         database = self.env.postgres.running.group if self.env.postgres else None
-        return tuple(Sampler(group, None) if isinstance(group, RemoteGroup) else Sampler(group)
-                     for group in (self.server.running.group, database))
+        group = self.server.running.group
+        if isinstance(group, RemoteGroup):
+            server = Sampler(group, None)
+        else:
+            server = Sampler(group, jit=CompilerThreads.of(group.pids()) if group else None)
+        return server, Sampler(database, None) if isinstance(database, RemoteGroup) else Sampler(database)
 
 
 @contextlib.contextmanager

@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass
 
 from .cgroup import Group
+from .jit import CompilerThreads
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,8 @@ class Usage:
     cpu_method: str = ""
     # The kernel's own high-water mark over the trial, page cache included, where it keeps one per trial.
     kernel_peak_mb: float | None = None
+    # The share of one CPU the server's JIT compiler threads ran (jit.py); None where it has none to watch.
+    jit_cpu_percent: float | None = None
 
 
 IDLE = Usage(0.0, 0.0, 0.0, 0)  # nothing to sample (no database in this run)
@@ -35,14 +38,17 @@ class Sampler:
 
     CPU is the group's accumulated CPU time, read with the time at every sample: exact between samples
     whatever the interval, and interpolated within one. Memory is read every `interval` seconds, a few file
-    reads per sample, or (interval None) only at the start and the end.
+    reads per sample, or (interval None) only at the start and the end. A JIT's compiler threads, where
+    given, are read with the group's CPU.
     """
 
-    def __init__(self, group: Group | None, interval: float | None = INTERVAL):
+    def __init__(self, group: Group | None, interval: float | None = INTERVAL, jit: CompilerThreads | None = None):
         self._group = group
         self._interval = interval
+        self._jit = jit
         self._memory: list[int] = []
         self._cpu: list[tuple[float, float]] = []  # (time.monotonic(), the group's CPU seconds so far)
+        self._jit_cpu: list[tuple[float, float]] = []  # (the same time, the compiler threads' CPU seconds)
         self._kernel_peak_mb: float | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="sampler", daemon=True)
@@ -50,7 +56,10 @@ class Sampler:
 
     def _sample(self) -> None:
         # The fallback without cgroups learns the CPU time of processes only by seeing them: read it each time.
-        self._cpu.append((time.monotonic(), self._group.cpu_seconds()))
+        now = time.monotonic()
+        self._cpu.append((now, self._group.cpu_seconds()))
+        if self._jit is not None:
+            self._jit_cpu.append((now, self._jit.cpu_seconds()))
         self._memory.append(self._group.memory_bytes())
 
     def _loop(self) -> None:
@@ -86,19 +95,25 @@ class Sampler:
             return IDLE
         first, last = self._cpu[0][0], self._cpu[-1][0]
         start, end = min(max(start, first), last), min(max(end, first), last)
+
+        def percent(series: list[tuple[float, float]]) -> float:
+            return 100.0 * (_at(series, end) - _at(series, start)) / (end - start) if end > start else 0.0
+
         return Usage(
-            cpu_percent=100.0 * (self._cpu_at(end) - self._cpu_at(start)) / (end - start) if end > start else 0.0,
+            cpu_percent=percent(self._cpu),
             rss_peak_mb=max(self._memory) / 1e6,
             rss_mean_mb=sum(self._memory) / len(self._memory) / 1e6,
             samples=len(self._memory),
             memory_method=self._group.memory_method,
             cpu_method=self._group.cpu_method,
-            kernel_peak_mb=self._kernel_peak_mb)
+            kernel_peak_mb=self._kernel_peak_mb,
+            jit_cpu_percent=percent(self._jit_cpu) if self._jit_cpu else None)
 
-    def _cpu_at(self, when: float) -> float:
-        """The group's CPU seconds at `when`, on the line between the samples either side of it."""
-        after = bisect.bisect_left(self._cpu, when, key=lambda sample: sample[0])
-        if after == 0:
-            return self._cpu[0][1]
-        (t0, c0), (t1, c1) = self._cpu[after - 1], self._cpu[min(after, len(self._cpu) - 1)]
-        return c0 if t1 <= t0 else c0 + (c1 - c0) * (when - t0) / (t1 - t0)
+
+def _at(series: list[tuple[float, float]], when: float) -> float:
+    """A series' CPU seconds at `when`, on the line between the samples either side of it."""
+    after = bisect.bisect_left(series, when, key=lambda sample: sample[0])
+    if after == 0:
+        return series[0][1]
+    (t0, c0), (t1, c1) = series[after - 1], series[min(after, len(series) - 1)]
+    return c0 if t1 <= t0 else c0 + (c1 - c0) * (when - t0) / (t1 - t0)

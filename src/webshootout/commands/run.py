@@ -7,24 +7,22 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import Callable
 
-from .. import catalog, cpulink, harness, load, machine, placement, process, profiles, provision
+from .. import catalog, cpulink, harness, jit, load, machine, placement, process, profiles, provision
 from ..harness import Fault, Served, say
 from ..load import DriverError, LoadResult, LoadSpec
 from ..load import remote as remote_load
 from ..profiles import Point
 from ..report import terminal, write_all
 from ..results import RunDir, new_run_dir
-from ..sampler import Usage
 from ..server import Environment
 from ..services.postgres import PostgresError
 from ..settings import Settings
 from ..suites import Part
 from ..workloads import MODULES, Context
+from .lines import Subject, TrialId, Usages, fault_line, keepalive_of, now, trial_line, warmed_by
 
-CLIENT_BOUND_CPU = 90.0
 # Warm-up of every trial after a point's first, in the trial's own load process: its connections are new,
 # so their first requests (and the server's per-connection set-up) stay out of the window.
 TRIAL_WARMUP = 0.25
@@ -32,6 +30,10 @@ TRIAL_WARMUP = 0.25
 # percent of the three before, up or down (or at the warm-up given, which is then a cap): a JIT stack is warm
 # when its throughput neither climbs nor dips while it compiles.
 STEADY_PERCENT = 3.0
+
+# A trial whose server JIT compiled for more than jit.LIMIT_PERCENT of a CPU becomes warm-up and runs again,
+# at most this many times (jit.py says why).
+JIT_RERUNS = 4
 
 Driver = Callable[..., LoadResult]  # (LoadSpec, log path) -> LoadResult
 
@@ -51,81 +53,6 @@ class Progress:
         elapsed = time.monotonic() - self.started
         left = max(0, self.total - self.done) * self.per_trial
         return f"[{self.done + 1}/{self.total} | {elapsed:.0f}s elapsed, ~{left:.0f}s left] {what}"
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def fault_line(variant: catalog.Variant, fault: Fault, workload: str | None = None) -> dict:
-    return {"kind": "fault", "framework": variant.id, "workload": workload, "stage": fault.stage,
-            "reason": fault.reason, "log_tail": fault.log_tail, "time": _now()}
-
-
-@dataclass(frozen=True)
-class Subject:
-    """What a workload's trials measure: one part of the suite, one started server, one workload."""
-
-    part: Part
-    served: Served
-    workload: str
-    context: Context
-
-    @property
-    def variant(self) -> catalog.Variant:
-        return self.served.variant
-
-
-def keepalive_of(verification: harness.Verification) -> dict | None:
-    kept = verification.keepalive
-    return None if kept is None else {"requests": kept.requests, "connections": kept.connections}
-
-
-def flags_of(result: LoadResult, client_cpu: float, point: Point) -> list[str]:
-    flags = ["client-bound"] if client_cpu >= CLIENT_BOUND_CPU else []
-    if sum(result.errors.values()):
-        flags.append("errors")
-        if point.pipeline > 1 and (result.errors["timeout"] or result.errors["read"]):
-            flags.append("no-pipelining")  # answered the first request of a batch only: not slow, unable
-    if result.target_rate and (result.achieved_rate or 0) < profiles.BELOW_RATE * result.target_rate:
-        flags.append("below-rate")
-    if result.requests == 0:  # e.g. a server that stopped answering: requests still in flight are no errors yet
-        flags.append("no-responses")
-    return flags
-
-
-@dataclass(frozen=True)
-class Usages:
-    """What a trial cost besides the load: the server's and PostgreSQL's CPU and memory, the client's CPU."""
-
-    server: Usage
-    database: Usage
-    client_cpu_percent: float  # 100 = every load CPU busy for the whole window
-
-
-@dataclass(frozen=True)
-class TrialId:
-    number: int  # 1..trials of its load point
-    session: int  # index into meta.json's sessions: the run's start or the --resume that measured it
-
-
-def trial_line(subject: Subject, point: Point, trial: TrialId, result: LoadResult, usages: Usages,
-               link: cpulink.Measured | None = None) -> dict:
-    """The one place a trial's result line is built."""
-    variant, part, server, client_cpu = subject.variant, subject.part, usages.server, usages.client_cpu_percent
-    return {"kind": "trial", "framework": variant.id, "display": variant.display, "language": variant.language,
-            "workload": subject.workload, "part": part.name, "point": point.label, "profile": point.mode,
-            "connections": point.connections, "rate": point.rate, "hash_n": point.hash_n,
-            "workers": part.profile.workers, "slo_p99_ms": part.profile.slo_p99_ms,
-            "burst_steps": list(point.burst.steps) if point.burst else None,
-            "burst_step_seconds": point.burst.step_seconds if point.burst else None,
-            "trial": trial.number, "session": trial.session, "time": _now(), **result.to_dict(), "client_cpu_percent": round(client_cpu, 1),
-            "server_cpu_percent": round(server.cpu_percent, 1), "server_rss_peak_mb": round(server.rss_peak_mb, 1),
-            "server_rss_mean_mb": round(server.rss_mean_mb, 1), "server_memory_method": server.memory_method,
-            "server_kernel_peak_mb": None if server.kernel_peak_mb is None else round(server.kernel_peak_mb, 1),
-            "database_cpu_percent": round(usages.database.cpu_percent, 1),
-            "cpu_link": link.to_dict() if link else None,
-            "flags": flags_of(result, client_cpu, point) + (["cpus-far"] if link and link.far else [])}
 
 
 def _target(workload: str, ctx: Context, point: Point):
@@ -160,7 +87,7 @@ class RunContext:
         if variant.unavailable:
             say(f"{variant.id}: skipped, unavailable: {variant.unavailable}")
             self.rundir.append({"kind": "skipped", "framework": variant.id, "workload": None, "part": part.name,
-                                "reason": f"unavailable: {variant.unavailable}", "time": _now()})
+                                "reason": f"unavailable: {variant.unavailable}", "time": now()})
             return
 
         def stop_fault(fault: Fault) -> None:
@@ -188,7 +115,7 @@ class RunContext:
         variant, workload = served.variant, verification.workload
         self.rundir.append({"kind": "verification", "framework": variant.id, "workload": workload,
                             "part": part.name, "passed": verification.passed, "reason": verification.reason,
-                            "log_tail": verification.log_tail, "time": _now(),
+                            "log_tail": verification.log_tail, "time": now(),
                             "keepalive": keepalive_of(verification), "user": served.user})
         if not verification.passed:
             say(f"{variant.id} {workload}: verification FAILED, not measured: {verification.reason}")
@@ -196,7 +123,7 @@ class RunContext:
     def run_workload(self, part: Part, served: Served, workload: str) -> None:
         variant = served.variant
         if workload == "websocket" and self.settings.driver not in load.WEBSOCKET_DRIVERS:
-            self.rundir.append({"kind": "skipped", "framework": variant.id, "workload": workload, "time": _now(),
+            self.rundir.append({"kind": "skipped", "framework": variant.id, "workload": workload, "time": now(),
                                 "part": part.name,
                                 "reason": f"the {self.settings.driver} driver cannot drive WebSocket connections"})
             return
@@ -247,7 +174,30 @@ class RunContext:
         return rates, True
 
     def trial(self, subject: Subject, point: Point, trial: int, warmup: float, steady: bool) -> float:
-        """One measured trial on a settled server and a freshly reset database; returns its req/s."""
+        """One measured trial on a settled server and a freshly reset database; returns its req/s.
+
+        A trial during which the server's JIT compiled for more than jit.LIMIT_PERCENT % of a CPU measured the
+        compiler, not warm code: it becomes warm-up, and the trial runs again, up to JIT_RERUNS times."""
+        discarded: list[LoadResult] = []
+        while True:
+            result, usages, measured = self._measure(subject, point, trial, warmup, steady)
+            compiling = usages.server.jit_cpu_percent
+            if compiling is None or compiling <= jit.LIMIT_PERCENT or len(discarded) == JIT_RERUNS:
+                break
+            say(f"    {result.rps:,.0f} req/s while the JIT compiled for {compiling:.0f} % of a CPU: "
+                f"warm-up, run again")
+            discarded.append(result)
+            warmup, steady = min(warmup, TRIAL_WARMUP), False
+        self.rundir.append(trial_line(subject, point, TrialId(trial, self.session, len(discarded)),
+                                      warmed_by(result, discarded), usages, measured))
+        self.progress.done += 1
+        say(f"    {result.rps:,.0f} req/s, p99 {(result.latency_us['p99'] or 0) / 1000:.2f} ms, "
+            f"errors {sum(result.errors.values())}, server CPU {usages.server.cpu_percent:.0f} %"
+            + (f", JIT {compiling:.1f} %" if compiling is not None else ""))
+        return result.rps
+
+    def _measure(self, subject: Subject, point: Point, trial: int, warmup: float,
+                 steady: bool) -> tuple[LoadResult, Usages, cpulink.Measured | None]:
         self._settle(subject)
         # Outside the samplers: a wait for the CPUs must not count as the server's idle time.
         before, waited = self._link(lambda link: link.wait_near(say)) or (None, 0.0)
@@ -269,13 +219,7 @@ class RunContext:
         # Like the requests and the client's CPU, the server's CPU is the measured window's where it is known.
         server_usage, database_usage = ((s.during(*result.window) if result.window else s.usage)
                                         for s in (server, database))
-        line = trial_line(subject, point, TrialId(trial, self.session), result,
-                          Usages(server_usage, database_usage, client_cpu), measured)
-        self.rundir.append(line)
-        self.progress.done += 1
-        say(f"    {result.rps:,.0f} req/s, p99 {(result.latency_us['p99'] or 0) / 1000:.2f} ms, "
-            f"errors {sum(result.errors.values())}, server CPU {server_usage.cpu_percent:.0f} %")
-        return result.rps
+        return result, Usages(server_usage, database_usage, client_cpu), measured
 
     def _link(self, step: Callable[[cpulink.Link], object]):
         """A step of the CPU link, or None when there is none or it failed (then it is dropped, said once)."""

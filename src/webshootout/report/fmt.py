@@ -58,6 +58,9 @@ FLAG_TEXTS = {
     "cpus-far": "cpus-far: in a trial the server's and the load generator's CPUs were far apart (a cache line took "
                 "over twice the run's best round trip between them), which costs a loopback exchange 10-15 % "
                 "here; the host moved them (docs/method.md)",
+    "jit-compiling": "jit-compiling: the server's JIT compiler used over 1 % of a CPU during a trial even after "
+                     "it was run again four times, so the trial measured compiling code as well (src/webshootout/"
+                     "jit.py)",
     "no-pipelining": "no-pipelining: pipelined requests after the first of a batch were never answered; the "
                      "stack cannot pipeline, which says nothing of its speed",
 }

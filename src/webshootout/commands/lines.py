@@ -1,0 +1,109 @@
+"""The result lines `shootout run` writes: a trial's, a fault's."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from .. import catalog, cpulink, harness, jit, profiles
+from ..harness import Fault, Served
+from ..load import LoadResult
+from ..profiles import Point
+from ..sampler import Usage
+from ..suites import Part
+from ..workloads import Context
+
+CLIENT_BOUND_CPU = 90.0
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def fault_line(variant: catalog.Variant, fault: Fault, workload: str | None = None) -> dict:
+    return {"kind": "fault", "framework": variant.id, "workload": workload, "stage": fault.stage,
+            "reason": fault.reason, "log_tail": fault.log_tail, "time": now()}
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What a workload's trials measure: one part of the suite, one started server, one workload."""
+
+    part: Part
+    served: Served
+    workload: str
+    context: Context
+
+    @property
+    def variant(self) -> catalog.Variant:
+        return self.served.variant
+
+
+def keepalive_of(verification: harness.Verification) -> dict | None:
+    kept = verification.keepalive
+    return None if kept is None else {"requests": kept.requests, "connections": kept.connections}
+
+
+def flags_of(result: LoadResult, client_cpu: float, point: Point) -> list[str]:
+    flags = ["client-bound"] if client_cpu >= CLIENT_BOUND_CPU else []
+    if sum(result.errors.values()):
+        flags.append("errors")
+        if point.pipeline > 1 and (result.errors["timeout"] or result.errors["read"]):
+            flags.append("no-pipelining")  # answered the first request of a batch only: not slow, unable
+    if result.target_rate and (result.achieved_rate or 0) < profiles.BELOW_RATE * result.target_rate:
+        flags.append("below-rate")
+    if result.requests == 0:  # e.g. a server that stopped answering: requests still in flight are no errors yet
+        flags.append("no-responses")
+    return flags
+
+
+@dataclass(frozen=True)
+class Usages:
+    """What a trial cost besides the load: the server's and PostgreSQL's CPU and memory, the client's CPU."""
+
+    server: Usage
+    database: Usage
+    client_cpu_percent: float  # 100 = every load CPU busy for the whole window
+
+
+@dataclass(frozen=True)
+class TrialId:
+    number: int  # 1..trials of its load point
+    session: int  # index into meta.json's sessions: the run's start or the --resume that measured it
+    jit_reruns: int = 0  # runs of it before, which became warm-up as the server's JIT compiled through them
+
+
+def trial_line(subject: Subject, point: Point, trial: TrialId, result: LoadResult, usages: Usages,
+               link: cpulink.Measured | None = None) -> dict:
+    """The one place a trial's result line is built."""
+    compiling = usages.server.jit_cpu_percent
+    variant, part, server, client_cpu = subject.variant, subject.part, usages.server, usages.client_cpu_percent
+    return {"kind": "trial", "framework": variant.id, "display": variant.display, "language": variant.language,
+            "workload": subject.workload, "part": part.name, "point": point.label, "profile": point.mode,
+            "connections": point.connections, "rate": point.rate, "hash_n": point.hash_n,
+            "workers": part.profile.workers, "slo_p99_ms": part.profile.slo_p99_ms,
+            "burst_steps": list(point.burst.steps) if point.burst else None,
+            "burst_step_seconds": point.burst.step_seconds if point.burst else None,
+            "trial": trial.number, "session": trial.session, "time": now(), **result.to_dict(), "client_cpu_percent": round(client_cpu, 1),
+            "server_cpu_percent": round(server.cpu_percent, 1), "server_rss_peak_mb": round(server.rss_peak_mb, 1),
+            "server_rss_mean_mb": round(server.rss_mean_mb, 1), "server_memory_method": server.memory_method,
+            "server_kernel_peak_mb": None if server.kernel_peak_mb is None else round(server.kernel_peak_mb, 1),
+            "database_cpu_percent": round(usages.database.cpu_percent, 1),
+            "cpu_link": link.to_dict() if link else None,
+            "jit_cpu_percent": None if compiling is None else round(compiling, 2), "jit_reruns": trial.jit_reruns,
+            "flags": flags_of(result, client_cpu, point) + (["cpus-far"] if link and link.far else [])
+            + (["jit-compiling"] if compiling is not None and compiling > jit.LIMIT_PERCENT else [])}
+
+
+def warmed_by(result: LoadResult, discarded: list[LoadResult]) -> LoadResult:
+    """The trial kept, with the trials run before it while the JIT compiled as part of its warm-up: their
+    seconds in `warmup_s`, their throughput in `warmup_curve`."""
+    if not discarded:
+        return result
+    seconds, curve = 0.0, []
+    for earlier in discarded:
+        seconds += (earlier.window_start_s or 0.0) + earlier.duration_s
+        curve += (earlier.warmup_curve or []) + [second["requests"] for second in earlier.timeline or []]
+    return dataclasses.replace(result, warmup_s=seconds + (result.warmup_s or 0.0),
+                               warmup_curve=curve + (result.warmup_curve or []))
