@@ -85,11 +85,8 @@ def test_the_server_cpu_is_that_of_the_measured_window_where_the_driver_knows_it
 def test_a_trial_through_which_the_jit_compiled_becomes_warm_up_and_runs_again(root, tmp_path):
     stack = FakeStack(compiling=[30.0, 4.0, 0.5, 0.2, 1.5, 0.3])
     _, rundir, driver, _ = _run(root, tmp_path, driver=FakeDriver(window=(10.0, 13.0)), stack=stack,
-                                frameworks=("flask",), workloads=("plaintext",), warmup=5.0)
+                                frameworks=("flask",), workloads=("plaintext",))
     assert len(driver.specs) == 6
-    # The first run of trial 1 carried the point's warm-up; the runs after a discarded one warm up briefly.
-    assert [s.warmup for s in driver.specs] == [5.0, run.TRIAL_WARMUP, run.TRIAL_WARMUP, run.TRIAL_WARMUP,
-                                                run.TRIAL_WARMUP, run.TRIAL_WARMUP]
     trials = _trials(rundir)
     assert_valid_lines(rundir.lines())
     assert [(t["jit_reruns"], t["jit_cpu_percent"], t["flags"]) for t in trials] == \
@@ -128,22 +125,31 @@ def test_a_failed_start_a_wrong_answer_a_death_and_a_leak_are_recorded_and_the_r
     assert measured == {("starlette", "plaintext"), ("sanic", "plaintext"), ("sanic", "json")}
 
 
-def test_the_server_settles_before_every_trial_and_its_check(root, tmp_path):
+def test_the_server_settles_before_every_trial_its_warm_up_and_its_check(root, tmp_path):
     _, rundir, driver, stack = _run(root, tmp_path, frameworks=("flask",), trials=3, warmup=1.0)
     settles = [e for e in stack.events if e[0] == "settle"]
-    # one before the check of all its workloads, one before each of 3 trials per workload
-    assert len(settles) == 1 + len(WORKLOADS) * 3
+    # one before the check of all its workloads, one before each point's warm-up and each of its 3 trials
+    assert len(settles) == 1 + len(WORKLOADS) * (1 + 3)
     kinds = [line["kind"] for line in rundir.lines()]
     assert kinds[:len(WORKLOADS)] == ["verification"] * len(WORKLOADS), "every workload checked before any load"
-    # the native driver warms up inside each trial's own load: the point's warm-up first, then a short one
-    assert [(s.duration, s.warmup, s.warmup_steady) for s in driver.specs[:3]] == \
-        [(2.0, 1.0, 3.0), (2.0, 0.25, None), (2.0, 0.25, None)]
+
+
+def test_every_trial_is_run_alike_after_the_points_warm_up(root, tmp_path):
+    _, rundir, driver, _ = _run(root, tmp_path, frameworks=("flask",), workloads=("plaintext",), trials=3,
+                                warmup=1.0)
+    # The warm-up is a load of its own that ends when throughput holds (1 s the cap); then every trial opens
+    # its own connections and warms them up briefly before its window.
+    assert [(s.duration, s.warmup, s.warmup_steady) for s in driver.specs] == \
+        [(run.TRIAL_WARMUP, 1.0, run.STEADY_PERCENT)] + [(2.0, run.TRIAL_WARMUP, None)] * 3
+    trials = _trials(rundir)
+    assert [t["warmup_s"] for t in trials] == [run.TRIAL_WARMUP, None, None]  # the first carries the point's
 
 
 def test_wrk_and_ab_warm_up_in_a_load_of_their_own(root, tmp_path):
-    _, _, driver, _ = _run(root, tmp_path, frameworks=("flask",), workloads=("plaintext",), trials=2, warmup=1.0,
-                           driver_name="wrk")
+    _, rundir, driver, _ = _run(root, tmp_path, frameworks=("flask",), workloads=("plaintext",), trials=2,
+                                warmup=1.0, driver_name="wrk")
     assert [(s.duration, s.warmup) for s in driver.specs] == [(1.0, 0.0), (2.0, 0.0), (2.0, 0.0)]
+    assert [t["warmup_s"] for t in _trials(rundir)] == [1.0, None]
 
 
 def test_connection_per_request_and_pipelining_reach_the_driver_and_the_label(root, tmp_path):

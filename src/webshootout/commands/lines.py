@@ -97,13 +97,14 @@ def trial_line(subject: Subject, point: Point, trial: TrialId, result: LoadResul
 
 
 def warmed_by(result: LoadResult, discarded: list[LoadResult]) -> LoadResult:
-    """The trial kept, with the trials run before it while the JIT compiled as part of its warm-up: their
-    seconds in `warmup_s`, their throughput in `warmup_curve`."""
+    """The trial kept, with the load runs before it that warmed the server (the point's warm-up, trials the JIT
+    compiled through) as its warm-up: their seconds in `warmup_s`, their throughput in `warmup_curve`."""
     if not discarded:
         return result
     seconds, curve = 0.0, []
     for earlier in discarded:
         seconds += (earlier.window_start_s or 0.0) + earlier.duration_s
-        curve += (earlier.warmup_curve or []) + [second["requests"] for second in earlier.timeline or []]
+        whole = int(earlier.duration_s)  # a last part-second would read as a dip
+        curve += (earlier.warmup_curve or []) + [t["requests"] for t in earlier.timeline or [] if t["second"] < whole]
     return dataclasses.replace(result, warmup_s=seconds + (result.warmup_s or 0.0),
                                warmup_curve=curve + (result.warmup_curve or []))

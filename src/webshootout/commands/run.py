@@ -23,8 +23,8 @@ from ..suites import Part
 from ..workloads import MODULES, Context
 from .lines import Subject, TrialId, Usages, fault_line, keepalive_of, now, trial_line, warmed_by
 
-# Warm-up of every trial after a point's first, in the trial's own load process: its connections are new,
-# so their first requests (and the server's per-connection set-up) stay out of the window.
+# Warm-up of every trial, in the trial's own load process: its connections are new, so their first requests
+# (and the server's per-connection set-up) stay out of the window.
 TRIAL_WARMUP = 0.25
 # A point's first warm-up ends once three one-second windows of throughput are on average within this many
 # percent of the three before, up or down (or at the warm-up given, which is then a cap): a JIT stack is warm
@@ -162,33 +162,44 @@ class RunContext:
             return rates, False
         where = f"{subject.variant.id} {subject.workload} {point.label}"
         inside = self.settings.driver in load.IN_PROCESS_WARMUP
-        if warmup > 0 and not inside:  # wrk and ab: a load of its own before the trials
-            self._settle(subject)
-            say(self.progress.line(f"{where} warm-up {warmup:g}s"))
-            self._drive(subject, dataclasses.replace(point, burst=None), warmup, 0.0)
-        for index, trial in enumerate(todo):
-            trial_warmup = (warmup if index == 0 else min(warmup, TRIAL_WARMUP)) if inside else 0.0
+        # Every trial is measured alike, over connections of its own that it first warms up (native): the
+        # point's warm-up is a load run of its own before them, which then counts as the first trial's.
+        warmed = [self._warm_up(subject, point, warmup, inside, where)] if warmup > 0 else []
+        trial_warmup = min(warmup, TRIAL_WARMUP) if inside else 0.0
+        for trial in todo:
             say(self.progress.line(f"{where} trial {trial}/{self.settings.trials}"
                                    + (f" (warm-up {trial_warmup:g}s)" if trial_warmup else "")))
-            rates.append(self.trial(subject, point, trial, trial_warmup, steady=index == 0))
+            rates.append(self.trial(subject, point, trial, trial_warmup, warmed if trial == todo[0] else []))
         return rates, True
 
-    def trial(self, subject: Subject, point: Point, trial: int, warmup: float, steady: bool) -> float:
-        """One measured trial on a settled server and a freshly reset database; returns its req/s.
+    def _warm_up(self, subject: Subject, point: Point, warmup: float, inside: bool, where: str) -> LoadResult:
+        """The point's warm-up: with shootout-load until throughput holds its level (warmup the cap), with wrk
+        and ab for `warmup` seconds."""
+        self._settle(subject)
+        steady = inside and warmup >= 1
+        say(self.progress.line(f"{where} warm-up " + (f"until steady, at most {warmup:g}s" if steady
+                                                       else f"{warmup:g}s")))
+        point = dataclasses.replace(point, burst=None)
+        if inside:  # the window is only what ends the run: it is warm-up too
+            return self._drive(subject, point, TRIAL_WARMUP, warmup, STEADY_PERCENT if steady else None)
+        return self._drive(subject, point, warmup, 0.0)
+
+    def trial(self, subject: Subject, point: Point, trial: int, warmup: float, warmed: list[LoadResult]) -> float:
+        """One measured trial on a settled server and a freshly reset database; returns its req/s. `warmed`:
+        load runs before it that count as its warm-up.
 
         A trial during which the server's JIT compiled for more than jit.LIMIT_PERCENT % of a CPU measured the
         compiler, not warm code: it becomes warm-up, and the trial runs again, up to JIT_RERUNS times."""
-        discarded: list[LoadResult] = []
+        discarded = list(warmed)
         while True:
-            result, usages, measured = self._measure(subject, point, trial, warmup, steady)
+            result, usages, measured = self._measure(subject, point, trial, warmup)
             compiling = usages.server.jit_cpu_percent
-            if compiling is None or compiling <= jit.LIMIT_PERCENT or len(discarded) == JIT_RERUNS:
+            if compiling is None or compiling <= jit.LIMIT_PERCENT or len(discarded) - len(warmed) == JIT_RERUNS:
                 break
             say(f"    {result.rps:,.0f} req/s while the JIT compiled for {compiling:.0f} % of a CPU: "
                 f"warm-up, run again")
             discarded.append(result)
-            warmup, steady = min(warmup, TRIAL_WARMUP), False
-        self.rundir.append(trial_line(subject, point, TrialId(trial, self.session, len(discarded)),
+        self.rundir.append(trial_line(subject, point, TrialId(trial, self.session, len(discarded) - len(warmed)),
                                       warmed_by(result, discarded), usages, measured))
         self.progress.done += 1
         say(f"    {result.rps:,.0f} req/s, p99 {(result.latency_us['p99'] or 0) / 1000:.2f} ms, "
@@ -196,8 +207,8 @@ class RunContext:
             + (f", JIT {compiling:.1f} %" if compiling is not None else ""))
         return result.rps
 
-    def _measure(self, subject: Subject, point: Point, trial: int, warmup: float,
-                 steady: bool) -> tuple[LoadResult, Usages, cpulink.Measured | None]:
+    def _measure(self, subject: Subject, point: Point, trial: int,
+                 warmup: float) -> tuple[LoadResult, Usages, cpulink.Measured | None]:
         self._settle(subject)
         # Outside the samplers: a wait for the CPUs must not count as the server's idle time.
         before, waited = self._link(lambda link: link.wait_near(say)) or (None, 0.0)
@@ -205,7 +216,7 @@ class RunContext:
         # Pinned first, so the samplers' threads start away from the server CPUs too.
         with process.pin_harness(self.settings.server_cpus), server, database:
             result = self._drive(subject, point, point.burst.duration if point.burst else self.settings.duration,
-                                 warmup, STEADY_PERCENT if steady and warmup >= 1 else None)
+                                 warmup)
         if not subject.served.alive():
             raise StackFailed(f"the server exited (code {subject.served.exit_code()}) during "
                              f"{subject.workload} {point.label} trial {trial}")
