@@ -38,6 +38,7 @@ def test_every_trial_is_recorded_with_its_point_and_reports_are_written(root, tm
     assert {(t["framework"], t["workload"], t["point"], t["part"]) for t in trials} == \
         {(f, w, "c=16", "adhoc") for f in IDS for w in WORKLOADS}
     assert all(t["flags"] == ["client-bound"] or t["flags"] == [] for t in trials)
+    assert all(set(t["steal_percent"]) == {"server", "load"} for t in trials)  # read from this machine
     assert {p.name for p in rundir.path.iterdir()} >= {"report.html", "report.md", "summary.json", "meta.json"}
     summary = json.loads((rundir.path / "summary.json").read_text())
     assert summary and "== plaintext ==" in capsys.readouterr().out

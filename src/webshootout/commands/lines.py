@@ -65,6 +65,9 @@ class Usages:
     server: Usage
     database: Usage
     client_cpu_percent: float  # 100 = every load CPU busy for the whole window
+    # The share of the server's and the load's CPUs the hypervisor took over the load run (steal.py); None
+    # where the roles run on other hosts.
+    steal_percent: dict[str, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,7 @@ def trial_line(subject: Subject, point: Point, trial: TrialId, result: LoadResul
             "database_cpu_percent": round(usages.database.cpu_percent, 1),
             "cpu_link": link.to_dict() if link else None,
             "jit_cpu_percent": None if compiling is None else round(compiling, 2), "jit_reruns": trial.jit_reruns,
+            "steal_percent": usages.steal_percent,
             "flags": flags_of(result, client_cpu, point) + (["cpus-far"] if link and link.far else [])
             + (["jit-compiling"] if compiling is not None and compiling > jit.LIMIT_PERCENT else [])}
 

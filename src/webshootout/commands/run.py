@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from .. import catalog, cpulink, harness, jit, load, machine, placement, process, profiles, provision
+from .. import catalog, cpulink, harness, jit, load, machine, placement, process, profiles, provision, steal
 from ..harness import Fault, Served, say
 from ..load import DriverError, LoadResult, LoadSpec
 from ..load import remote as remote_load
@@ -213,10 +213,13 @@ class RunContext:
         # Outside the samplers: a wait for the CPUs must not count as the server's idle time.
         before, waited = self._link(lambda link: link.wait_near(say)) or (None, 0.0)
         server, database = subject.served.samplers()
+        stolen = None if self.settings.hosts else {"server": steal.Steal(self.settings.server_cpus),
+                                                   "load": steal.Steal(self.settings.load_cpus)}
         # Pinned first, so the samplers' threads start away from the server CPUs too.
         with process.pin_harness(self.settings.server_cpus), server, database:
             result = self._drive(subject, point, point.burst.duration if point.burst else self.settings.duration,
                                  warmup)
+        steal_percent = None if stolen is None else {role: round(s.percent(), 2) for role, s in stolen.items()}
         if not subject.served.alive():
             raise StackFailed(f"the server exited (code {subject.served.exit_code()}) during "
                              f"{subject.workload} {point.label} trial {trial}")
@@ -230,7 +233,7 @@ class RunContext:
         # Like the requests and the client's CPU, the server's CPU is the measured window's where it is known.
         server_usage, database_usage = ((s.during(*result.window) if result.window else s.usage)
                                         for s in (server, database))
-        return result, Usages(server_usage, database_usage, client_cpu), measured
+        return result, Usages(server_usage, database_usage, client_cpu, steal_percent), measured
 
     def _link(self, step: Callable[[cpulink.Link], object]):
         """A step of the CPU link, or None when there is none or it failed (then it is dropped, said once)."""
