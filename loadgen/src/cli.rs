@@ -6,6 +6,7 @@ use std::time::Duration;
 use clap::Parser;
 use regex::bytes::Regex;
 
+use crate::io::IoMode;
 use crate::request::Template;
 
 #[derive(Parser, Debug, Clone)]
@@ -80,6 +81,9 @@ pub struct Args {
     /// the request's latency (closed loop only).
     #[arg(long)]
     pub no_keepalive: bool,
+    /// I/O path: io_uring where the kernel allows it, else epoll (auto); forcing one that cannot work is an error.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub io: IoMode,
     /// http://host[:port]/path (ws:// with --websocket); {rand:A:B} in it is replaced per request.
     pub url: String,
 }
@@ -113,6 +117,7 @@ pub struct Config {
     /// The handshake to send and the message to echo, in WebSocket mode.
     pub websocket: Option<(Vec<u8>, Vec<u8>)>,
     pub json: bool,
+    pub io: IoMode,
 }
 
 impl Config {
@@ -293,6 +298,7 @@ impl Args {
             template,
             websocket,
             json: self.json,
+            io: self.io,
         })
     }
 }

@@ -4,6 +4,7 @@ pub mod check;
 pub mod cli;
 pub mod conn;
 pub mod http;
+pub mod io;
 pub mod output;
 pub mod request;
 pub mod schedule;
@@ -24,7 +25,7 @@ use schedule::Window;
 use stats::Stats;
 use worker::Worker;
 
-/// File descriptors kept free beyond one per connection (std streams, poll instances, the binary itself).
+/// File descriptors kept free beyond one per connection (std streams, poll instances or rings, the binary itself).
 const SPARE_FDS: u64 = 256;
 
 /// Runs the load described by `config` and returns what was measured.
@@ -36,6 +37,7 @@ pub fn run(config: Config) -> Result<Report, String> {
             config.connections
         ));
     }
+    let (path, fallback) = io::choose(config.io, &io::support())?;
     let config = Arc::new(config);
     let threads = config.threads;
     let window = Window::new(Instant::now(), config.warmup, config.duration, threads);
@@ -43,7 +45,7 @@ pub fn run(config: Config) -> Result<Report, String> {
     let mut workers = Vec::with_capacity(threads);
     for index in 0..threads {
         let share = schedule::share(config.connections, index, threads);
-        let worker = Worker::new(Arc::clone(&config), Arc::clone(&window), index, threads, share)
+        let worker = Worker::new(Arc::clone(&config), Arc::clone(&window), index, threads, share, path)
             .map_err(|e| format!("cannot create an event loop: {e}"))?;
         let handle = std::thread::Builder::new()
             .name(format!("load-{index}"))
@@ -63,5 +65,5 @@ pub fn run(config: Config) -> Result<Report, String> {
     let connect_s = window.connect_time().unwrap_or_default().as_secs_f64();
     let window_start_s = warm.measure.saturating_duration_since(window.start).as_secs_f64();
     let curve = (!config.warmup.is_zero()).then_some(warm.curve);
-    Ok(Report::new(&config, stats, connect_s, window_start_s, curve, cpu))
+    Ok(Report::new(&config, stats, connect_s, window_start_s, curve, cpu).on(path, fallback))
 }

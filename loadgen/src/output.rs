@@ -7,6 +7,7 @@ use hdrhistogram::Histogram;
 use serde::Serialize;
 
 use crate::cli::Config;
+use crate::io::IoPath;
 use crate::stats::{self, Stats, ERROR_KINDS};
 
 /// Below this share of the target rate an open-loop run is flagged as not having kept up.
@@ -102,6 +103,9 @@ pub struct Report {
     pub histogram: Vec<(u64, u64)>,
     pub client_cpu_s: f64,
     pub client_peak_rss_kib: u64,
+    /// The I/O path the run used, and why `--io auto` fell back to epoll if it did.
+    pub io: &'static str,
+    pub io_fallback: Option<String>,
 }
 
 impl Report {
@@ -167,7 +171,16 @@ impl Report {
             histogram: stats::buckets(&stats.latency),
             client_cpu_s,
             client_peak_rss_kib: crate::sys::peak_rss_kib(),
+            io: IoPath::Epoll.name(),
+            io_fallback: None,
         }
+    }
+
+    /// Names the I/O path the run took.
+    pub fn on(mut self, path: IoPath, fallback: Option<String>) -> Self {
+        self.io = path.name();
+        self.io_fallback = fallback;
+        self
     }
 
     pub fn to_json(&self) -> String {
@@ -228,6 +241,14 @@ impl Report {
             let _ = writeln!(out, "  status: {}", statuses.join(", "));
         }
         let _ = writeln!(out, "  client CPU {:.2}s, peak RSS {:.1} MB", self.client_cpu_s, self.client_peak_rss_kib as f64 / 1024.0);
+        match &self.io_fallback {
+            Some(why) => {
+                let _ = writeln!(out, "  I/O: {} (io_uring unavailable: {why})", self.io);
+            }
+            None => {
+                let _ = writeln!(out, "  I/O: {}", self.io);
+            }
+        }
         out
     }
 }

@@ -1,5 +1,6 @@
-//! A timerfd in the event loop: poll timeouts only have millisecond resolution, which would send
-//! open-loop requests up to a millisecond late and put that lateness into the corrected latency.
+//! A timerfd in the epoll path's event loop: poll timeouts only have millisecond resolution, which would send
+//! open-loop requests up to a millisecond late and put that lateness into the corrected latency (the
+//! io_uring path waits with a nanosecond timeout instead).
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};

@@ -1,10 +1,14 @@
 //! One thread's event loop: its share of the connections, its own histograms, no shared state but the
-//! window. This file keeps the connections' life cycle (connect, send, time out, close, back off);
+//! window. This file keeps the connections' life cycle (connect, send, time out, close, back off) and
+//! what every turn of the loop does; `epoll` and `uring` are the two event loops and their socket I/O,
 //! `receive` turns bytes read into answers, `record` counts them, `steps` follows the window and bursts.
 
+pub(crate) mod bufring;
+mod epoll;
 mod receive;
 mod record;
 mod steps;
+mod uring;
 
 use std::collections::VecDeque;
 use std::io;
@@ -12,13 +16,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mio::net::TcpStream;
-use mio::{Events, Interest, Poll, Token};
 
 use crate::cli::Config;
 use crate::conn::{Conn, InFlight, State};
+use crate::io::IoPath;
 use crate::schedule::{self, Pacing, Window};
 use crate::stats::{ErrorKind, Stats};
-use crate::timer::Timer;
 use crate::visitor::Visitor;
 use crate::ws;
 
@@ -26,20 +29,22 @@ use crate::ws;
 const SCAN: Duration = Duration::from_millis(20);
 /// Connects in progress at once per thread, so a listen backlog is not flooded.
 const STAGE: usize = 256;
-const READ_BUFFER: usize = 64 * 1024;
-/// The open-loop timer's token; connections are numbered from 0.
-const TIMER: Token = Token(usize::MAX);
+
+/// The event loop and socket I/O of the run's path.
+enum Io {
+    Epoll(epoll::Epoll),
+    Uring(Box<uring::Uring>),
+}
 
 pub struct Worker {
     config: Arc<Config>,
     window: Arc<Window>,
     index: usize,
     threads: usize,
-    poll: Poll,
+    io: Io,
     conns: Vec<Conn>,
     stats: Stats,
     rng: fastrand::Rng,
-    scratch: Vec<u8>,
     decoded: Vec<u8>,
     to_connect: VecDeque<usize>,
     /// Connections handed to `to_connect` so far; a burst releases more at each step.
@@ -54,15 +59,19 @@ pub struct Worker {
     /// Open loop: connections able to take a request, and the schedule.
     idle: VecDeque<usize>,
     pacing: Option<Pacing>,
-    timer: Option<Timer>,
-    /// Connections whose reads stopped at the per-event cap with data left.
-    unread: Vec<usize>,
     /// A refused cookie was reported already (once per thread is enough to name the problem).
     warned: bool,
 }
 
 impl Worker {
-    pub fn new(config: Arc<Config>, window: Arc<Window>, index: usize, threads: usize, connections: usize) -> io::Result<Self> {
+    pub fn new(
+        config: Arc<Config>,
+        window: Arc<Window>,
+        index: usize,
+        threads: usize,
+        connections: usize,
+        path: IoPath,
+    ) -> io::Result<Self> {
         let released = match config.burst.first() {
             Some(&first) => schedule::share(first, index, threads),
             None => connections,
@@ -80,19 +89,16 @@ impl Worker {
                 Conn::new(window.start, visitor, mask, frame, i >= released)
             })
             .collect();
-        let poll = Poll::new()?;
-        let (pacing, timer) = match config.rate {
-            Some(rate) => (Some(Pacing::new(rate, index, threads, window.start)), Some(Timer::new(poll.registry(), TIMER)?)),
-            None => (None, None),
+        let io = match path {
+            IoPath::Epoll => Io::Epoll(epoll::Epoll::new(config.rate.is_some())?),
+            IoPath::IoUring => Io::Uring(Box::new(uring::Uring::new(connections)?)),
         };
         Ok(Worker {
-            poll,
-            pacing,
-            timer,
+            io,
+            pacing: config.rate.map(|rate| Pacing::new(rate, index, threads, window.start)),
             conns,
             stats: Stats::new(),
             rng,
-            scratch: vec![0; READ_BUFFER],
             decoded: Vec::new(),
             to_connect: (0..released).collect(),
             released,
@@ -102,7 +108,6 @@ impl Worker {
             end: None,
             measuring: false,
             idle: VecDeque::new(),
-            unread: Vec::new(),
             warned: false,
             config,
             window,
@@ -112,80 +117,63 @@ impl Worker {
     }
 
     pub fn run(mut self) -> Stats {
-        let mut events = Events::with_capacity(1024);
-        let mut next_scan = self.window.start;
         if self.unsettled == 0 {
             self.window.settled(self.window.start);
         }
-        loop {
-            let now = Instant::now();
-            self.follow_window(now);
-            if let Some(end) = self.end.filter(|&end| now >= end) {
-                self.finish(end);
-                break;
-            }
-            if now >= next_scan {
-                self.scan(now);
-                next_scan = now + SCAN;
-            }
-            let next_step = self.release(now);
-            self.start_connects(now);
-            let mut wake = next_scan;
-            for at in [next_step, self.end, self.measure.filter(|_| !self.measuring)].into_iter().flatten() {
-                wake = wake.min(at);
-            }
-            if self.pacing.is_some() {
-                self.dispatch(now);
-                if let (false, Some(pacing), Some(timer)) = (self.idle.is_empty(), &self.pacing, self.timer.as_mut()) {
-                    timer.arm(pacing.due(), now);
-                }
-            }
-            let wait = if self.unread.is_empty() { wake.saturating_duration_since(now) } else { Duration::ZERO };
-            if let Err(e) = self.poll.poll(&mut events, Some(wait)) {
-                if e.kind() == io::ErrorKind::Interrupted {
-                    continue;
-                }
-                eprintln!("shootout-load: thread {}: poll failed: {e}", self.index);
-                // The other threads must not wait for this one's connections to open the window.
-                if std::mem::take(&mut self.unsettled) > 0 {
-                    self.window.settled(Instant::now());
-                }
-                break;
-            }
-            let now = Instant::now();
-            for event in events.iter() {
-                if event.token() == TIMER {
-                    if let Some(timer) = self.timer.as_mut() {
-                        timer.fired();
-                    }
-                    continue;
-                }
-                let idx = event.token().0;
-                match self.conns[idx].state {
-                    State::Closed => {}
-                    State::Connecting => self.on_connect(idx, event.is_error() || event.is_write_closed(), now),
-                    State::Handshake | State::Open => {
-                        if event.is_writable() && !self.conns[idx].out.is_empty() && !self.flush(idx, now) {
-                            continue;
-                        }
-                        let closing = event.is_read_closed() || event.is_error();
-                        if event.is_readable() || closing {
-                            self.on_readable(idx, closing, now);
-                        }
-                    }
-                }
-            }
-            self.read_unread(now);
+        match self.io {
+            Io::Epoll(_) => self.run_epoll(),
+            Io::Uring(_) => self.run_uring(),
         }
         self.stats.flush();
         self.stats
+    }
+
+    /// What every turn of either loop does before it waits: follows the window, scans, opens
+    /// connections and sends what is due. None once the window has closed (and was recorded), else
+    /// when the loop must wake at the latest.
+    fn turn(&mut self, now: Instant, next_scan: &mut Instant) -> Option<Instant> {
+        self.follow_window(now);
+        if let Some(end) = self.end.filter(|&end| now >= end) {
+            self.finish(end);
+            return None;
+        }
+        if now >= *next_scan {
+            self.scan(now);
+            *next_scan = now + SCAN;
+        }
+        let next_step = self.release(now);
+        self.start_connects(now);
+        let mut wake = *next_scan;
+        for at in [next_step, self.end, self.measure.filter(|_| !self.measuring)].into_iter().flatten() {
+            wake = wake.min(at);
+        }
+        if self.pacing.is_some() {
+            self.dispatch(now);
+        }
+        Some(wake)
+    }
+
+    /// Open loop: when the next request falls due, if a connection is idle to take it.
+    fn next_due(&self) -> Option<Instant> {
+        self.pacing.as_ref().filter(|_| !self.idle.is_empty()).map(Pacing::due)
+    }
+
+    /// The loop failed: the other threads must not wait for this one's connections to open the window.
+    fn abandon(&mut self, error: io::Error) {
+        eprintln!("shootout-load: thread {}: the event loop failed: {error}", self.index);
+        if std::mem::take(&mut self.unsettled) > 0 {
+            self.window.settled(Instant::now());
+        }
     }
 
     fn start_connects(&mut self, now: Instant) {
         while self.connecting < STAGE {
             let Some(idx) = self.to_connect.pop_front() else { break };
             let registered = TcpStream::connect(self.config.addr).and_then(|mut stream| {
-                self.poll.registry().register(&mut stream, Token(idx), Interest::READABLE | Interest::WRITABLE)?;
+                match &mut self.io {
+                    Io::Epoll(epoll) => epoll.register(&mut stream, idx)?,
+                    Io::Uring(uring) => uring.watch_connect(&stream, idx)?,
+                }
                 Ok(stream)
             });
             match registered {
@@ -222,6 +210,13 @@ impl Worker {
             return;
         }
         self.connecting -= 1;
+        if let Io::Uring(uring) = &mut self.io {
+            if let Err(e) = uring.connected(idx, &self.conns[idx]) {
+                eprintln!("shootout-load: thread {}: cannot start receiving: {e}", self.index);
+                self.close(idx, Some(ErrorKind::Read), now);
+                return;
+            }
+        }
         let conn = &mut self.conns[idx];
         match &self.config.websocket {
             Some((handshake, _)) => {
@@ -295,7 +290,12 @@ impl Worker {
 
     /// Writes what is buffered; false if the connection failed.
     pub(super) fn flush(&mut self, idx: usize, now: Instant) -> bool {
-        if self.conns[idx].flush().is_err() {
+        let conn = &mut self.conns[idx];
+        let sent = match &mut self.io {
+            Io::Epoll(_) => conn.flush(),
+            Io::Uring(uring) => uring.send(idx, conn),
+        };
+        if sent.is_err() {
             self.close(idx, Some(ErrorKind::Write), now);
             return false;
         }
@@ -363,7 +363,10 @@ impl Worker {
             self.connecting -= 1;
         }
         if let Some(mut stream) = conn.stream.take() {
-            let _ = self.poll.registry().deregister(&mut stream);
+            match &mut self.io {
+                Io::Epoll(epoll) => epoll.deregister(&mut stream),
+                Io::Uring(uring) => uring.forget(idx),
+            }
         }
         conn.state = State::Closed;
         conn.unread = false;

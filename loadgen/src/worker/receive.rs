@@ -1,72 +1,30 @@
 //! Bytes read become answers: HTTP responses (and the WebSocket upgrade) or WebSocket frames, each
-//! checked and recorded. Reads per readiness event are capped so one flooding server cannot keep the
-//! thread from its other connections and its timeout scan.
+//! checked and recorded, whichever path read them.
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use super::Worker;
 use crate::check;
-use crate::conn::{Received, State, MAX_OUT};
+use crate::conn::{State, MAX_OUT};
 use crate::http::{self, Response};
 use crate::stats::ErrorKind;
 use crate::ws;
 
-/// Reads of one connection per readiness event (each up to the 64 KiB read buffer).
-const MAX_READS: usize = 16;
-
 impl Worker {
-    /// `closing`: the peer's close was reported with the data, so read on until the end of file shows.
-    pub(super) fn on_readable(&mut self, idx: usize, closing: bool, now: Instant) {
-        let mut scratch = std::mem::take(&mut self.scratch);
-        for reads in 0.. {
-            if reads == MAX_READS {
-                // Edge-triggered readiness will not report what is left: come back after the others.
-                let conn = &mut self.conns[idx];
-                if !conn.unread {
-                    conn.unread = true;
-                    self.unread.push(idx);
-                }
-                break;
-            }
-            match self.conns[idx].receive(&mut scratch) {
-                Received::End => {
-                    let pending = std::mem::take(&mut self.conns[idx].pending);
-                    self.consume(idx, &pending, true, now);
-                    break;
-                }
-                Received::Data(n) => {
-                    if self.recording(now) {
-                        self.stats.bytes_read += n as u64;
-                    }
-                    if !self.on_data(idx, &scratch[..n], now) {
-                        break;
-                    }
-                    // A short read emptied the socket; edge-triggered readiness reports new data later.
-                    if n < scratch.len() && !closing {
-                        break;
-                    }
-                }
-                Received::Nothing => break,
-                Received::Failed => {
-                    self.close(idx, Some(ErrorKind::Read), now);
-                    break;
-                }
-            }
+    /// Bytes received on a connection (either path): counted, then turned into answers; false once the
+    /// connection was closed.
+    pub(super) fn received(&mut self, idx: usize, data: &[u8], now: Instant) -> bool {
+        if self.recording(now) {
+            self.stats.bytes_read += data.len() as u64;
         }
-        self.scratch = scratch;
-        if self.conns[idx].stream.is_some() && !self.conns[idx].out.is_empty() {
-            self.flush(idx, now);
-        }
+        self.on_data(idx, data, now)
     }
 
-    /// Connections whose reads hit the cap last time get their next turn.
-    pub(super) fn read_unread(&mut self, now: Instant) {
-        for idx in std::mem::take(&mut self.unread) {
-            if std::mem::replace(&mut self.conns[idx].unread, false) {
-                self.on_readable(idx, true, now);
-            }
-        }
+    /// The server closed its side: what is pending is all there will be.
+    pub(super) fn ended(&mut self, idx: usize, now: Instant) {
+        let pending = std::mem::take(&mut self.conns[idx].pending);
+        self.consume(idx, &pending, true, now);
     }
 
     /// New bytes: whole responses are handled straight from the read buffer, only a tail is kept.

@@ -229,9 +229,24 @@ pub fn many(response: &'static [u8]) -> ManyServer {
     ManyServer { server: Server { port, accepted, requests, stop, thread: Some(thread) }, peak }
 }
 
+/// `--io $SHOOTOUT_LOAD_IO` when that is set, so the whole suite runs on the path it names.
+fn io_args() -> Vec<String> {
+    std::env::var("SHOOTOUT_LOAD_IO").map(|io| vec!["--io".to_string(), io]).unwrap_or_default()
+}
+
 /// Runs shootout-load in-process with command-line style arguments.
 pub fn load(args: &[&str]) -> Report {
+    load_with(&io_args(), args)
+}
+
+/// `load` on the path `io` names, whatever SHOOTOUT_LOAD_IO says (for tests that compare the paths).
+pub fn load_on(io: &str, args: &[&str]) -> Report {
+    load_with(&["--io".to_string(), io.to_string()], args)
+}
+
+fn load_with(io: &[String], args: &[&str]) -> Report {
     let mut argv = vec!["shootout-load"];
+    argv.extend(io.iter().map(String::as_str));
     argv.extend_from_slice(args);
     let config = Args::try_parse_from(argv).expect("valid test arguments").into_config().expect("valid config");
     let report = shootout_load::run(config).expect("the run completes");
@@ -246,6 +261,7 @@ pub fn load(args: &[&str]) -> Report {
 pub fn load_child(args: &[&str]) -> serde_json::Value {
     let done = std::process::Command::new(env!("CARGO_BIN_EXE_shootout-load"))
         .arg("--json")
+        .args(io_args())
         .args(args)
         .stdin(std::process::Stdio::null())
         .output()
