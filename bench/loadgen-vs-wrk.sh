@@ -2,8 +2,9 @@
 # shootout-load against wrk (and h2load when installed) on the same minimal C epoll server, at each of
 # CONNECTION_COUNTS: requests/s, client CPU seconds, requests per client CPU-second and peak RSS of each tool,
 # PAIRS interleaved rounds, then per connection count the median ratio of each tool to wrk in requests per
-# client CPU-second; then one run each with MANY connections. uring-ceiling (bench/uring-ceiling, URING=0 skips
-# it) is a bare io_uring client that checks nothing: its figure bounds what an io_uring path could give.
+# client CPU-second; then one run each with MANY connections. shootout-load runs once per I/O path
+# (shootout-load[io_uring] and shootout-load[epoll], its --io). uring-ceiling (bench/uring-ceiling, URING=0
+# skips it) is a bare io_uring client that checks nothing: its figure bounds what an io_uring path could give.
 #
 # The server is pinned to SERVER_CPU and the load tools to CLIENT_CPU (different CPUs), so the client's CPU
 # cost per request is what is compared. Usage: bench/loadgen-vs-wrk.sh  (settings below via environment)
@@ -37,7 +38,7 @@ if (( ${#missing[@]} )) && [[ $(id -u) == 0 ]]; then
 fi
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
 [[ -x /usr/bin/time ]] || { echo "/usr/bin/time is not installed (apt-get install time)" >&2; exit 1; }
-tools=(shootout-load wrk)
+tools=("shootout-load[io_uring]" "shootout-load[epoll]" wrk)
 if command -v h2load >/dev/null; then tools+=(h2load); else echo "(h2load is not installed: skipped)"; fi
 gcc -O2 -Wall -Wextra -o "$work/epoll-server" "$root/bench/epoll-server.c"
 (cd "$root" && cargo build --release --quiet -p shootout-load)
@@ -66,7 +67,8 @@ tool, conns, load, url, duration, threads, cpu, timing, ceiling = sys.argv[1:]
 argv = {
     "uring-ceiling": [ceiling, url.split("/")[2], conns, duration],
     "wrk": ["wrk", "-t", threads, "-c", conns, "-d", f"{duration}s", url],
-    "shootout-load": [load, "--json", "-t", threads, "-c", conns, "-d", f"{duration}s", url],
+    **{f"shootout-load[{io}]": [load, "--json", "--io", io, "-t", threads, "-c", conns, "-d", f"{duration}s", url]
+       for io in ("io_uring", "epoll")},
     "h2load": ["h2load", "--h1", "-t", threads, "-c", conns, "-D", duration, url],
 }[tool]
 # time forks from a small C process, so the peak RSS is the tool's, not a forked interpreter's.
@@ -111,7 +113,7 @@ echo "server: bench/epoll-server.c on CPU $SERVER_CPU; clients on CPU $CLIENT_CP
 summary=()
 for conns in $CONNECTION_COUNTS; do
   echo "$conns connections:"
-  printf '%-6s %-14s %12s %10s %16s %12s\n' round tool "req/s" "CPU s" "req/CPU-s" "peak RSS MB"
+  printf '%-6s %-24s %12s %10s %16s %12s\n' round tool "req/s" "CPU s" "req/CPU-s" "peak RSS MB"
   declare -A ratios=()
   for round in $(seq 1 "$PAIRS"); do
     declare -A per_cpu=()
@@ -124,7 +126,7 @@ for conns in $CONNECTION_COUNTS; do
       read -r requests rps cpu rss < <(measure "$tool" "$conns")
       kill -0 "$server_pid" || { echo "the server exited" >&2; exit 1; }
       per_cpu[$tool]=$(python3 -c "print(round($requests / max($cpu, 1e-9)))")
-      printf '%-6s %-14s %12s %10s %16s %12s\n' "$round" "$tool" "$rps" "$cpu" "${per_cpu[$tool]}" \
+      printf '%-6s %-24s %12s %10s %16s %12s\n' "$round" "$tool" "$rps" "$cpu" "${per_cpu[$tool]}" \
         "$(python3 -c "print(round($rss / 1024, 1))")"
     done
     for tool in "${tools[@]}"; do
@@ -138,7 +140,7 @@ for conns in $CONNECTION_COUNTS; do
     summary+=("$(python3 - "$tool" "$conns" ${ratios[$tool]} <<'EOF'
 import statistics, sys
 tool, conns, ratios = sys.argv[1], sys.argv[2], [float(r) for r in sys.argv[3:]]
-print(f"{conns:>6} connections  {tool:14} / wrk: median {statistics.median(ratios):.2f}"
+print(f"{conns:>6} connections  {tool:24} / wrk: median {statistics.median(ratios):.2f}"
       f"  (rounds: {', '.join(f'{r:.2f}' for r in ratios)})")
 EOF
 )")
@@ -153,6 +155,6 @@ if (( MANY > 0 )); then
   for tool in "${tools[@]}"; do
     read -r requests rps cpu rss < <(measure "$tool" "$MANY")
     kill -0 "$server_pid" || { echo "the server exited" >&2; exit 1; }
-    printf '  %-14s %10s req/s  CPU %6ss  peak RSS %s MB\n' "$tool" "$rps" "$cpu" "$(python3 -c "print(round($rss / 1024, 1))")"
+    printf '  %-24s %10s req/s  CPU %6ss  peak RSS %s MB\n' "$tool" "$rps" "$cpu" "$(python3 -c "print(round($rss / 1024, 1))")"
   done
 fi
