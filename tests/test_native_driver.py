@@ -101,14 +101,15 @@ def test_bad_spec_values_are_named():
 
 def test_new_fields_are_read_and_older_output_still_parses(fixture_root):
     data = {**fixture(fixture_root), "responses_total": 4100, "unfinished": 3, "connect_s": 0.25, "keepalive": False,
-            "warmup_s": 4.05, "warmup_curve": [900, 2000, 2050, 2010], "window_start_s": 4.05}
+            "warmup_s": 4.05, "warmup_curve": [900, 2000, 2050, 2010], "window_start_s": 4.05,
+            "io": "epoll", "io_fallback": "io_uring_setup: Operation not permitted"}
     jsonschema.validate(data, SCHEMA)
     result = native.parse(data)
-    assert (result.responses_total, result.connect_s, result.keepalive) == (4100, 0.25, False)
+    assert (result.responses_total, result.connect_s, result.keepalive, result.io) == (4100, 0.25, False, "epoll")
     assert (result.warmup_s, result.warmup_curve, result.window_start_s) == (4.05, [900, 2000, 2050, 2010], 4.05)
     older = native.parse(fixture(fixture_root))
     assert (older.responses_total, older.connect_s, older.keepalive) == (None, None, True)
-    assert (older.warmup_s, older.warmup_curve, older.window_start_s) == (None, None, None)
+    assert (older.warmup_s, older.warmup_curve, older.window_start_s, older.io) == (None, None, None, None)
 
 
 def test_missing_binary_is_a_clear_error(monkeypatch, tmp_path):

@@ -89,6 +89,18 @@ def test_tool_versions_are_short(data):
     assert summary.short_version("not found") == "not found"
 
 
+def test_the_load_generators_io_path_is_named_from_its_trials(lines):
+    meta = RunDir(FIXTURE).read_meta()
+    trials = [{**line, "io": "io_uring"} if line["kind"] == "trial" else line for line in lines]
+    assert summary.summarize(meta, trials)["run"]["tools"]["shootout-load"] == "io_uring"
+    first = next(line for line in trials if line["kind"] == "trial")
+    assert summary.summarize(meta, [*trials, {**first, "io": "epoll"}])["run"]["tools"]["shootout-load"] == \
+        "epoll and io_uring"
+    # Runs from before the field, and other drivers, name no path.
+    assert "shootout-load" not in summary.summarize(meta, lines)["run"]["tools"]
+
+
+
 def test_optional_facts_of_newer_lines(data, lines):
     gamma = _result(data, "plaintext", "c=64", "gamma")
     assert "closes-connections" in gamma["flags"] and gamma["standing"] == "ranked"

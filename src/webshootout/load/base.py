@@ -91,6 +91,7 @@ class LoadResult:
     warmup_s: float | None = None  # start to measured window (connects included), when there was a warm-up
     warmup_curve: list[int] | None = None  # valid answers in each whole second of the warm-up (req/s)
     window_start_s: float | None = None  # from the tool's start until the measured window opened
+    io: str | None = None  # shootout-load's I/O path: "io_uring", or "epoll" where the ring is not to be had
     # The measured window on this process's time.monotonic() clock, where the driver knows it (the load ran
     # here); samplers then take the window's share. Not recorded: it means nothing outside this process.
     window: tuple[float, float] | None = None

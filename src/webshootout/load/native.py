@@ -84,7 +84,7 @@ def parse(data: dict) -> LoadResult:
             latency_histogram=[[int(value), int(count)] for value, count in data["histogram"]],
             connect_s=_optional(data, "connect_s", float), responses_total=_optional(data, "responses_total", int),
             keepalive=bool(data.get("keepalive", True)), warmup_s=_optional(data, "warmup_s", float),
-            window_start_s=_optional(data, "window_start_s", float),
+            window_start_s=_optional(data, "window_start_s", float), io=_optional(data, "io", str),
             warmup_curve=None if data.get("warmup_curve") is None else [int(n) for n in data["warmup_curve"]])
     except (KeyError, TypeError, ValueError) as exc:
         raise DriverError(f"shootout-load's JSON lacks or mistypes {exc}: {str(data)[:300]}") from None

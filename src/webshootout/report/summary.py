@@ -123,7 +123,12 @@ def summarize(meta: dict, lines: list[dict]) -> dict:
         entry["sustainable"] = sustainable(entry, {p["label"]: by_point[k] for p, k in zip(entry["points"], ordered)})
         workloads.append(entry)
     labels = list(dict.fromkeys(p["label"] for w in workloads for p in w["points"]))
-    return {"schema": SCHEMA, "run": {**_run_header(meta), "load_points": labels}, "workloads": workloads,
+    header = _run_header(meta)
+    # Which I/O path shootout-load took is known only from its trials (it chooses at each start).
+    paths = sorted({line["io"] for line in lines if line["kind"] == "trial" and line.get("io")})
+    if paths:
+        header["tools"]["shootout-load"] = " and ".join(paths)
+    return {"schema": SCHEMA, "run": {**header, "load_points": labels}, "workloads": workloads,
             "not_measured": _not_measured(lines)}
 
 
