@@ -5,14 +5,27 @@
 mod support;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use support::{load, many, threaded, url};
 
 const HELLO: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello, World!";
 
+/// cargo runs a binary's tests side by side: a test that compares one second's throughput with the next
+/// runs alone, or the others would take the CPU from its first second only.
+static TURNS: RwLock<()> = RwLock::new(());
+
+fn beside() -> RwLockReadGuard<'static, ()> {
+    TURNS.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn alone() -> RwLockWriteGuard<'static, ()> {
+    TURNS.write().unwrap_or_else(PoisonError::into_inner)
+}
+
 #[test]
 fn only_valid_answers_are_throughput() {
+    let _turn = beside();
     let served = Arc::new(AtomicUsize::new(0));
     let server = threaded(move |mut peer| {
         while peer.request().is_some() {
@@ -41,6 +54,7 @@ fn only_valid_answers_are_throughput() {
 
 #[test]
 fn timed_out_requests_are_in_the_tail() {
+    let _turn = beside();
     let served = Arc::new(AtomicUsize::new(0));
     let server = threaded(move |mut peer| {
         while peer.request().is_some() {
@@ -65,6 +79,7 @@ fn timed_out_requests_are_in_the_tail() {
 
 #[test]
 fn the_window_opens_after_the_connects() {
+    let _turn = alone();
     shootout_load::sys::raise_nofile(5_000).expect("RLIMIT_NOFILE can be raised for the test");
     let server = many(HELLO);
     let r = load(&["-c", "2000", "-t", "2", "-d", "3s", &url(server.server.port, "/")]);
@@ -80,6 +95,7 @@ fn the_window_opens_after_the_connects() {
 
 #[test]
 fn answers_count_when_they_come_whenever_their_request_went_out() {
+    let _turn = beside();
     // 40 connections, each answer after 200-300 ms (250 on average): 160 answers a second, in the window
     // too. Counting only requests sent inside a 1 s window would leave out the 40 in flight as it opens.
     let served = Arc::new(AtomicUsize::new(0));
@@ -111,6 +127,7 @@ fn counting() -> support::Server {
 
 #[test]
 fn no_keepalive_opens_a_connection_per_request() {
+    let _turn = beside();
     let server = counting();
     let r = load(&["-c", "2", "-t", "1", "-d", "1s", "--no-keepalive", "--expect-body", "Hello, World!", &url(server.port, "/")]);
     let (accepted, requests) = (server.accepted.load(Ordering::SeqCst), server.requests.load(Ordering::SeqCst));
@@ -130,6 +147,7 @@ fn no_keepalive_opens_a_connection_per_request() {
 
 #[test]
 fn a_steady_warmup_ends_once_the_server_is_warm() {
+    let _turn = beside();
     // The server slows each answer by 9 ms at first, less as its first two seconds pass, then 1 ms.
     let first = Arc::new(std::sync::OnceLock::<std::time::Instant>::new());
     let server = threaded(move |mut peer| {
