@@ -4,7 +4,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from webshootout.process import OWNER_VAR
+from webshootout.system.process import OWNER_VAR
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -7,10 +7,10 @@ import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from webshootout import assets
+from webshootout.services import assets
 from webshootout.harness import Failed, Fault, Verification
 from webshootout.load.base import LoadResult, LoadSpec, errors_of
-from webshootout.sampler import Usage
+from webshootout.system.sampler import Usage
 from webshootout.server import Environment
 from webshootout.services.postgres import PostgresError
 from webshootout.workloads import Context

@@ -7,18 +7,21 @@ import shlex
 import sys
 from pathlib import Path
 
-from . import ROOT, catalog, leftovers, suites
+from . import ROOT
+from .stacks import catalog
+from .system import leftovers
+from .config import suites
 from .commands import check, clean, compare, report, run, setup
 from .commands import fairness as fairness_cmd
 from .commands import list as list_cmd
 from .commands import lab as lab_cmd
 from .load.base import DriverError
-from .provision import SetupError
-from .remote import RemoteError
-from .results import ResultsError, RunDir
+from .stacks.provision import SetupError
+from .hosts.remote import RemoteError
+from .results.rundir import ResultsError, RunDir
 from .services.postgres import PostgresError
-from .settings import DRIVERS, Settings, SettingsError, build, refuse_changes, refuse_other_hosts, resume_flags
-from .signals import stop_like_ctrl_c
+from .config.settings import DRIVERS, Settings, SettingsError, build, refuse_changes, refuse_other_hosts, resume_flags
+from .system.signals import stop_like_ctrl_c
 
 
 

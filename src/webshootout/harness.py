@@ -7,30 +7,30 @@ import dataclasses
 import http.client
 import secrets
 import shutil
-import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from . import assets, claims, cpulink, httpget, process, provision, server, ship, users
-from .catalog import Variant
+from .services import assets
+from .system import claims, cpulink, httpget, process, users
+from .stacks import provision
+from .console import say
+from . import server
+from .hosts import ship
+from .stacks.catalog import Variant
 from .load import native
 from .load.base import DriverError
-from .jit import CompilerThreads
-from .sampler import Sampler
-from .signals import uninterrupted
-from .placement import Placement
-from .remote_group import RemoteGroup
+from .system.jit import CompilerThreads
+from .system.sampler import Sampler
+from .system.signals import uninterrupted
+from .hosts.placement import Placement
+from .hosts.remote_group import RemoteGroup
 from .services.postgres import Postgres
 from .services.remote_postgres import RemotePostgres
 from .workloads import MODULES, NEEDS_DATABASE, Context, VerifyError
 from .workloads.keepalive import KeepAlive
 from .workloads.keepalive import probe as probe_keepalive
-
-
-def say(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
 
 
 @contextlib.contextmanager

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import psutil
 
-from webshootout.process import OWNER_VAR
-from webshootout.profiles import Profile
-from webshootout.settings import Settings, default_split
-from webshootout.suites import Part
+from webshootout.system.process import OWNER_VAR
+from webshootout.config.profiles import Profile
+from webshootout.config.settings import Settings, default_split
+from webshootout.config.suites import Part
 
 
 def make_settings(root: Path, frameworks: tuple[str, ...], out: Path | None = None, **kw) -> Settings:

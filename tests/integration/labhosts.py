@@ -8,7 +8,8 @@ from typing import Iterator
 
 import pytest
 
-from webshootout import hosts, lab
+from webshootout.config import hostsfile as hosts
+from webshootout.hosts import lab
 
 
 @contextlib.contextmanager

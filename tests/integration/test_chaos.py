@@ -16,9 +16,9 @@ from pathlib import Path
 import psutil
 import pytest
 
-from webshootout import leftovers
-from webshootout.process import port_in_use
-from webshootout.results import RunDir
+from webshootout.system import leftovers
+from webshootout.system.process import port_in_use
+from webshootout.results.rundir import RunDir
 
 from .helpers import owned_by
 

@@ -3,7 +3,7 @@
 import pytest
 
 from webshootout.commands import check
-from webshootout.provision import MARKER
+from webshootout.stacks.provision import MARKER
 
 from .helpers import make_settings
 

@@ -4,7 +4,7 @@ import psutil
 import pytest
 
 from webshootout.commands import run
-from webshootout.results import RunDir
+from webshootout.results.rundir import RunDir
 
 from .helpers import make_settings
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from webshootout.remote import REMOTE_OWNER_VAR, REMOTE_ROOT, owner_tag
+from webshootout.hosts.remote import REMOTE_OWNER_VAR, REMOTE_ROOT, owner_tag
 
 from .labhosts import lab_hosts
 

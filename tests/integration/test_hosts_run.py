@@ -11,9 +11,9 @@ from pathlib import Path
 import psutil
 import pytest
 
-from webshootout import lab
-from webshootout.process import OWNER_VAR
-from webshootout.remote import REMOTE_OWNER_VAR, REMOTE_ROOT, owner_tag
+from webshootout.hosts import lab
+from webshootout.system.process import OWNER_VAR
+from webshootout.hosts.remote import REMOTE_OWNER_VAR, REMOTE_ROOT, owner_tag
 
 from .labhosts import lab_hosts
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from webshootout.results import RunDir
+from webshootout.results.rundir import RunDir
 
 from .helpers import owned_by
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import psutil
 import pytest
 
-from webshootout import hosts, lab, netprobe
-from webshootout.hosts import ROLES
-from webshootout.remote import Remote
+from webshootout.config import hostsfile as hosts
+from webshootout.hosts import lab, netprobe
+from webshootout.config.hostsfile import ROLES
+from webshootout.hosts.remote import Remote
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 SRC = Path(__file__).resolve().parents[2] / "src"

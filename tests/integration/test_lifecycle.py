@@ -6,7 +6,7 @@ import pytest
 from fakes import FakeDriver
 from webshootout import harness
 from webshootout.commands import check, run
-from webshootout.results import RunDir
+from webshootout.results.rundir import RunDir
 
 from .helpers import make_settings
 

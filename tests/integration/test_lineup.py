@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from webshootout import catalog, harness
+from webshootout.stacks import catalog
+from webshootout import harness
 from webshootout.commands import check
-from webshootout.probe import Visitor
+from webshootout.workloads.probe import Visitor
 
 from .helpers import make_settings
 

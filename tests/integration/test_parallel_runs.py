@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from webshootout.results import RunDir
+from webshootout.results.rundir import RunDir
 
 from .helpers import owned_by
 

@@ -1,7 +1,7 @@
 import pytest
 
 from webshootout.services.postgres import Postgres
-from webshootout.settings import default_split
+from webshootout.config.settings import default_split
 
 pytestmark = pytest.mark.integration
 

@@ -5,12 +5,12 @@ import json
 import pytest
 
 from schemas import assert_valid_lines
-from webshootout import profiles
+from webshootout.config import profiles
 from webshootout.report import stats
 from webshootout.commands import run
-from webshootout.profiles import Burst, Profile, RateSweep
-from webshootout.results import RunDir
-from webshootout.suites import Part
+from webshootout.config.profiles import Burst, Profile, RateSweep
+from webshootout.results.rundir import RunDir
+from webshootout.config.suites import Part
 
 from .helpers import make_settings
 

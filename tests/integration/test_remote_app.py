@@ -12,10 +12,14 @@ import psutil
 import pytest
 
 from .labhosts import lab_hosts
-from webshootout import assets, catalog, process, remote_server, remote_sweep, ship
+from webshootout.services import assets
+from webshootout.stacks import catalog
+from webshootout.system import process
+from webshootout.server import remote as remote_server
+from webshootout.hosts import remote_sweep, ship
 from webshootout.load.base import LoadSpec
 from webshootout.load.remote import driver_on
-from webshootout.remote import REMOTE_OWNER_VAR, Remote, owner_tag, work_dir
+from webshootout.hosts.remote import REMOTE_OWNER_VAR, Remote, owner_tag, work_dir
 from webshootout.server import Environment
 from webshootout.services.postgres import Postgres
 from webshootout.workloads import Target

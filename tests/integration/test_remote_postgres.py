@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from webshootout.remote import REMOTE_OWNER_VAR, Remote, owner_tag
-from webshootout.sampler import Sampler
+from webshootout.hosts.remote import REMOTE_OWNER_VAR, Remote, owner_tag
+from webshootout.system.sampler import Sampler
 from webshootout.services.postgres import PostgresError
 from webshootout.services.remote_postgres import RemotePostgres, hba_conf, scram_verifier
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from webshootout import report
-from webshootout.provision import SetupError, apt_install
+from webshootout.stacks.provision import SetupError, apt_install
 
 pytestmark = pytest.mark.integration
 

@@ -4,7 +4,7 @@ import pytest
 
 from schemas import assert_valid_lines
 from webshootout.commands import report, run
-from webshootout.results import RunDir
+from webshootout.results.rundir import RunDir
 
 from .helpers import make_settings
 

@@ -9,7 +9,9 @@ from pathlib import Path
 import psutil
 import pytest
 
-from webshootout import catalog, harness, httpget, users
+from webshootout.stacks import catalog
+from webshootout import harness
+from webshootout.system import httpget, users
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300),
               pytest.mark.skipif(os.geteuid() != 0, reason="only a root harness switches to another user")]

@@ -5,9 +5,12 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from .. import catalog, harness, placement
-from ..harness import Fault, say
-from ..settings import Settings
+from ..stacks import catalog
+from .. import harness
+from ..hosts import placement
+from ..harness import Fault
+from ..console import say
+from ..config.settings import Settings
 
 
 def _shown(tail: str) -> str:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import shutil
 
-from .. import provision
-from ..harness import say
-from ..settings import Settings
+from ..stacks import provision
+from ..console import say
+from ..config.settings import Settings
 
 
 def run(settings: Settings) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..report import compare, summary
-from ..results import RunDir
+from ..results.rundir import RunDir
 
 
 def _summary(path: Path) -> dict:

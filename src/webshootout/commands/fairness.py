@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .. import catalog, fairness
+from ..stacks import catalog, fairness
 
 
 def run(root: Path, check: bool = False) -> int:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from .. import lab
-from ..harness import say
-from ..provision import SetupError
+from ..hosts import lab
+from ..console import say
+from ..stacks.provision import SetupError
 
 ACTIONS = ("up", "down", "status")
 

@@ -6,12 +6,15 @@ import dataclasses
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from .. import catalog, cpulink, harness, jit, profiles
+from ..stacks import catalog
+from ..system import cpulink, jit
+from .. import harness
+from ..config import profiles
 from ..harness import Fault, Served
 from ..load import LoadResult
-from ..profiles import Point
-from ..sampler import Usage
-from ..suites import Part
+from ..config.profiles import Point
+from ..system.sampler import Usage
+from ..config.suites import Part
 from ..workloads import Context
 
 CLIENT_BOUND_CPU = 90.0

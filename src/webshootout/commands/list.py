@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .. import catalog, provision
-from ..settings import Settings
+from ..stacks import catalog, provision
+from ..config.settings import Settings
 
 
 def status(variant: catalog.Variant) -> str:

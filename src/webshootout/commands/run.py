@@ -9,17 +9,23 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from .. import catalog, cpulink, harness, jit, load, machine, placement, process, profiles, provision, steal
-from ..harness import Fault, Served, say
+from ..stacks import catalog, provision
+from ..system import cpulink, jit, process, steal
+from .. import harness, load
+from ..results import machine
+from ..hosts import placement
+from ..config import profiles
+from ..harness import Fault, Served
+from ..console import say
 from ..load import DriverError, LoadResult, LoadSpec
 from ..load import remote as remote_load
-from ..profiles import Point
+from ..config.profiles import Point
 from ..report import terminal, write_all
-from ..results import RunDir, new_run_dir
+from ..results.rundir import RunDir, new_run_dir
 from ..server import Environment
 from ..services.postgres import PostgresError
-from ..settings import Settings
-from ..suites import Part
+from ..config.settings import Settings
+from ..config.suites import Part
 from ..workloads import MODULES, Context
 from .lines import Subject, TrialId, Usages, fault_line, keepalive_of, now, trial_line, warmed_by
 

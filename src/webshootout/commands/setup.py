@@ -3,10 +3,11 @@ file, the load host builds shootout-load and the app host the selected framework
 
 from __future__ import annotations
 
-from .. import catalog, placement, provision
-from ..harness import say
+from ..stacks import catalog, provision
+from ..hosts import placement
+from ..console import say
 from ..services import postgres
-from ..settings import Settings
+from ..config.settings import Settings
 
 
 def run(settings: Settings, harness_only: bool = False) -> int:

@@ -8,7 +8,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ..profiles import Burst
+from ..config.profiles import Burst
 from ..workloads import Target
 
 PERCENTILES = ("p50", "p75", "p90", "p99", "p99_9", "p99_99")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from ..remote import Remote, RemoteError
+from ..hosts.remote import Remote, RemoteError
 from . import native
 from .base import DriverError, LoadResult, LoadSpec
 

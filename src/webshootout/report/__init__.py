@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..results import RunDir
+from ..results.rundir import RunDir
 from . import html, markdown, summary, terminal
 
 FORMATS = {"terminal": terminal.render, "markdown": markdown.render, "html": html.render, "json": summary.to_json}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import asdict
 
-from .. import profiles
+from ..config import profiles
 from . import stats
 
 NOISY_CV = 0.05

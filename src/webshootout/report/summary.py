@@ -12,7 +12,8 @@ import json
 import re
 from collections import defaultdict
 
-from .. import cpulink, profiles
+from ..system import cpulink
+from ..config import profiles
 from . import result, stats
 
 SCHEMA = 2

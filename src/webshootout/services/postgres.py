@@ -15,7 +15,8 @@ from pathlib import Path
 
 import psycopg
 
-from .. import claims, process, provision, users
+from ..system import claims, process, users
+from ..stacks import provision
 
 WORLD_ROWS = 10_000
 ROLE = "bench"

@@ -18,10 +18,10 @@ from typing import Callable
 
 import psycopg
 
-from ..placement import apt_install
-from ..provision import SetupError
-from ..remote import Remote, RemoteError, RemoteProcess, work_dir
-from ..remote_group import RemoteGroup
+from ..hosts.placement import apt_install
+from ..stacks.provision import SetupError
+from ..hosts.remote import Remote, RemoteError, RemoteProcess, work_dir
+from ..hosts.remote_group import RemoteGroup
 from .postgres import DATABASE, ROLE, Cluster, PostgresError, server_settings
 
 SCRAM_ITERATIONS = 4096  # PostgreSQL's default scram_iterations

@@ -6,8 +6,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..assets import Assets
-from ..probe import Response, Visitor
+from ..services.assets import Assets
+from .probe import Response, Visitor
 from ..services.postgres import Postgres
 from .headers import DATE_TICK, content_type_matches, server_and_date
 

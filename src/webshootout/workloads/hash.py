@@ -1,6 +1,6 @@
 """hash: GET ?n=N -> hex of SHA-256 iterated N times over HASH_FILE, read from disk per request."""
 
-from ..assets import iterated_sha256
+from ..services.assets import iterated_sha256
 from .base import Context, Target, VerifyError, expect, shown
 from .headers import TEXT_UTF8
 

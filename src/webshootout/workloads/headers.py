@@ -7,7 +7,7 @@ import re
 import time
 from datetime import datetime, timezone
 
-from ..probe import Response
+from .probe import Response
 
 TEXT_UTF8 = "text/plain; charset=utf-8"
 DATE_SKEW = 5.0  # seconds a Date may differ from this machine's clock (same host: one second of caching)

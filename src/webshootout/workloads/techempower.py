@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..probe import Response
+from .probe import Response
 from .base import VerifyError
 
 FAIL, WARN = "fail", "warn"

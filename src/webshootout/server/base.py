@@ -1,0 +1,92 @@
+"""What both forms of a server share: the environment a run gives its servers, the server handle, the
+start command and environment variables, and the wait for readiness."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..system import process
+from ..services.assets import Assets
+from ..stacks.catalog import Variant
+from ..hosts.remote import Remote
+from ..services.postgres import Postgres
+from ..system.signals import uninterrupted
+
+HOST = "127.0.0.1"
+
+
+@dataclass(frozen=True)
+class Environment:
+    """What every server of a run shares: the database, the files, the secret, the CPUs."""
+
+    postgres: Postgres | None
+    assets: Assets
+    secret_key: str
+    cpus: tuple[int, ...]
+    scratch: Path  # per-server RUN_DIRs are made under it
+    logs: Path
+    workers: int | None = None  # WORKERS given to servers; None: one per server CPU
+    host: str = HOST  # the address servers bind and every client reaches them on
+    app: Remote | None = None  # the host that runs the servers (--hosts); None: this machine
+    database_cpus: tuple[int, ...] | None = None  # PostgreSQL's CPUs when it has a host of its own
+
+    @property
+    def worker_count(self) -> int:
+        return self.workers or len(self.cpus)
+
+    @property
+    def db_pool_total(self) -> int:
+        """Database connections a server may open in all (docs/fairness.md): the pool-sizing rule of
+        PostgreSQL's wiki and HikariCP, 2 x database CPUs + 1; on one host PostgreSQL runs on the server CPUs."""
+        return 2 * len(self.database_cpus or self.cpus) + 1
+
+    @property
+    def db_pool(self) -> int:
+        """Each process's share of db_pool_total when the server runs WORKERS processes."""
+        return max(1, -(-self.db_pool_total // self.worker_count))
+
+
+def command_for(variant: Variant, host: str, port: int, workers: int) -> str:
+    return variant.start.command.format(host=host, port=port, workers=workers)
+
+
+def server_env(variant: Variant, env: Environment, port: int, run_dir: Path) -> dict[str, str]:
+    # HOME is the run's directory: npm, JVM and Python caches go there, never into the harness user's home.
+    values = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(run_dir),
+        "LANG": "C.UTF-8", "HOST": env.host, "PORT": str(port), "WORKERS": str(env.worker_count),
+        "DB_POOL": str(env.db_pool), "DB_POOL_TOTAL": str(env.db_pool_total),
+        "SECRET_KEY": env.secret_key, "RUN_DIR": str(run_dir), **env.assets.env(),
+    }
+    if env.postgres is not None and env.postgres.connection is not None:
+        values.update(env.postgres.connection.env())
+    values.update(dict(variant.start.env))
+    return values
+
+
+@dataclass
+class Server:
+    variant: Variant
+    port: int
+    log: Path
+    running: process.Running
+    user: str  # who the server runs as, with the reason when it is root (users.RunAs)
+    host: str = HOST
+
+    def stop(self) -> str | None:
+        """Stops the process group; returns what was left behind, or None."""
+        return self.running.stop()
+
+
+def await_ready(server: Server) -> Server:
+    """Waits until the server's ready path answers 200; on failure stops it (nothing is left) and re-raises."""
+    url = f"http://{server.host}:{server.port}{server.variant.start.ready}"
+    try:
+        process.wait_ready(server.running, url, server.variant.start.timeout)
+    except BaseException:
+        with uninterrupted():
+            server.stop()
+        raise
+    return server

@@ -1,0 +1,185 @@
+"""The run loop with the fake harness and driver: trials, resume, flags, faults and reports, no processes."""
+
+import json
+
+from fakes import FakeDatabase, FakeDriver, FakeStack
+from integration.helpers import make_settings
+from schemas import assert_valid_lines
+from webshootout.commands import check, run
+from webshootout.config.profiles import Profile
+from webshootout.results.rundir import RunDir
+
+IDS = ("flask", "starlette")
+WORKLOADS = ("plaintext", "json")
+
+
+def _run(root, tmp_path, driver=None, stack=None, **kw):
+    tmp_path.mkdir(exist_ok=True)
+    settings = make_settings(root, kw.pop("frameworks", IDS), out=tmp_path, workloads=kw.pop("workloads", WORKLOADS),
+                             trials=kw.pop("trials", 3), warmup=kw.pop("warmup", 0.0),
+                             driver=kw.pop("driver_name", "native"), **kw)
+    driver, stack = driver or FakeDriver(), stack or FakeStack()
+    code = run.run(settings, ["run"], driver=driver, stack=stack)
+    (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    return code, RunDir(run_dir), driver, stack
+
+
+def _trials(rundir: RunDir) -> list[dict]:
+    return [line for line in rundir.lines() if line["kind"] == "trial"]
+
+
+def test_every_trial_is_recorded_with_its_point_and_reports_are_written(root, tmp_path, capsys):
+    code, rundir, driver, _ = _run(root, tmp_path)
+    assert code == 0
+    lines = rundir.lines()
+    assert_valid_lines(lines)
+    trials = _trials(rundir)
+    assert len(trials) == len(IDS) * len(WORKLOADS) * 3 == len(driver.specs)
+    assert {(t["framework"], t["workload"], t["point"], t["part"]) for t in trials} == \
+        {(f, w, "c=16", "adhoc") for f in IDS for w in WORKLOADS}
+    assert all(t["flags"] == ["client-bound"] or t["flags"] == [] for t in trials)
+    assert all(set(t["steal_percent"]) == {"server", "load"} for t in trials)  # read from this machine
+    assert {p.name for p in rundir.path.iterdir()} >= {"report.html", "report.md", "summary.json", "meta.json"}
+    summary = json.loads((rundir.path / "summary.json").read_text())
+    assert summary and "== plaintext ==" in capsys.readouterr().out
+
+
+def test_resume_runs_only_the_missing_trials(root, tmp_path):
+    _, rundir, first, _ = _run(root, tmp_path, trials=1)
+    assert len(first.specs) == 4
+    settings = make_settings(root, IDS, workloads=WORKLOADS, trials=3, warmup=0.0, resume=rundir.path)
+    second = FakeDriver()
+    assert run.run(settings, ["run"], driver=second, stack=FakeStack()) == 0
+    assert len(second.specs) == 8
+    keys = [(t["framework"], t["workload"], t["trial"]) for t in _trials(rundir)]
+    assert sorted(keys) == sorted({(f, w, n) for f in IDS for w in WORKLOADS for n in (1, 2, 3)})
+    sessions = rundir.read_meta()["sessions"]
+    assert len(sessions) == 2 and all(s["git_commit"] and s["tools"] for s in sessions)
+    assert {(t["trial"] > 1, t["session"]) for t in _trials(rundir)} == {(False, 0), (True, 1)}
+
+
+def test_interrupt_keeps_finished_trials_and_resume_completes_them(root, tmp_path):
+    code, rundir, _, _ = _run(root, tmp_path, driver=FakeDriver(interrupt_at=3))
+    assert code == 130 and len(_trials(rundir)) == 2
+    settings = make_settings(root, IDS, workloads=WORKLOADS, trials=3, warmup=0.0, resume=rundir.path)
+    assert run.run(settings, ["run"], driver=FakeDriver(), stack=FakeStack()) == 0
+    assert len(_trials(rundir)) == 12 and len({(t["framework"], t["workload"], t["trial"])
+                                                for t in _trials(rundir)}) == 12
+
+
+def test_flags_follow_the_result(root, tmp_path):
+    _, rundir, _, _ = _run(root, tmp_path, driver=FakeDriver(errors=5, client_cpu_s=0.95), frameworks=("flask",),
+                           workloads=("plaintext",), trials=1)
+    (trial,) = _trials(rundir)
+    assert trial["flags"] == ["client-bound", "errors"] and trial["client_cpu_percent"] == 95.0
+
+
+def test_the_server_cpu_is_that_of_the_measured_window_where_the_driver_knows_it(root, tmp_path):
+    one = {"frameworks": ("flask",), "workloads": ("plaintext",), "trials": 1}
+    _, rundir, _, _ = _run(root, tmp_path / "whole", **one)
+    assert [t["server_cpu_percent"] for t in _trials(rundir)] == [97.0]
+    _, rundir, _, _ = _run(root, tmp_path / "window", driver=FakeDriver(window=(10.0, 13.0)), **one)
+    (trial,) = _trials(rundir)
+    assert trial["server_cpu_percent"] == 99.0 and "window" not in trial
+
+
+def test_a_trial_through_which_the_jit_compiled_becomes_warm_up_and_runs_again(root, tmp_path):
+    stack = FakeStack(compiling=[30.0, 4.0, 0.5, 0.2, 1.5, 0.3])
+    _, rundir, driver, _ = _run(root, tmp_path, driver=FakeDriver(window=(10.0, 13.0)), stack=stack,
+                                frameworks=("flask",), workloads=("plaintext",))
+    assert len(driver.specs) == 6
+    trials = _trials(rundir)
+    assert_valid_lines(rundir.lines())
+    assert [(t["jit_reruns"], t["jit_cpu_percent"], t["flags"]) for t in trials] == \
+        [(2, 0.5, []), (0, 0.2, []), (1, 0.3, [])]
+    # The discarded runs' windows (the fake reports no warm-up of its own) are the kept one's warm-up.
+    seconds = trials[0]["duration_s"]
+    assert (trials[0]["warmup_s"], trials[1]["warmup_s"], trials[2]["warmup_s"]) == (2 * seconds, None, seconds)
+
+
+def test_a_jit_that_never_stops_compiling_is_flagged_after_the_last_rerun(root, tmp_path):
+    stack = FakeStack(compiling=[20.0] * (run.JIT_RERUNS + 1))
+    _, rundir, driver, _ = _run(root, tmp_path, stack=stack, frameworks=("flask",), workloads=("plaintext",),
+                                trials=1)
+    (trial,) = _trials(rundir)
+    assert len(driver.specs) == run.JIT_RERUNS + 1
+    assert trial["jit_reruns"] == run.JIT_RERUNS and trial["flags"] == ["jit-compiling"]
+
+
+def test_a_stack_that_cannot_pipeline_is_flagged_as_such(root, tmp_path):
+    _, rundir, _, _ = _run(root, tmp_path, driver=FakeDriver(errors=15, error_kind="timeout"), frameworks=("flask",),
+                           workloads=("plaintext",), trials=1, profile=Profile(connections=(8,), pipeline=16))
+    (trial,) = _trials(rundir)
+    assert trial["flags"] == ["errors", "no-pipelining"]
+
+
+def test_a_failed_start_a_wrong_answer_a_death_and_a_leak_are_recorded_and_the_run_goes_on(root, tmp_path):
+    stack = FakeStack(fails={"flask"}, wrong={("starlette", "json")}, leaks={"starlette"}, dies={"fastapi"})
+    code, rundir, _, _ = _run(root, tmp_path, stack=stack, frameworks=("flask", "starlette", "fastapi", "sanic"),
+                              trials=1)
+    assert code == 0
+    faults = {(f["framework"], f["stage"]) for f in rundir.lines() if f["kind"] == "fault"}
+    assert faults == {("flask", "start"), ("starlette", "stop"), ("fastapi", "trial")}
+    failed = [v for v in rundir.lines() if v["kind"] == "verification" and not v["passed"]]
+    assert [(v["framework"], v["workload"]) for v in failed] == [("starlette", "json")]
+    measured = {(t["framework"], t["workload"]) for t in _trials(rundir)}
+    assert measured == {("starlette", "plaintext"), ("sanic", "plaintext"), ("sanic", "json")}
+
+
+def test_the_server_settles_before_every_trial_its_warm_up_and_its_check(root, tmp_path):
+    _, rundir, driver, stack = _run(root, tmp_path, frameworks=("flask",), trials=3, warmup=1.0)
+    settles = [e for e in stack.events if e[0] == "settle"]
+    # one before the check of all its workloads, one before each point's warm-up and each of its 3 trials
+    assert len(settles) == 1 + len(WORKLOADS) * (1 + 3)
+    kinds = [line["kind"] for line in rundir.lines()]
+    assert kinds[:len(WORKLOADS)] == ["verification"] * len(WORKLOADS), "every workload checked before any load"
+
+
+def test_every_trial_is_run_alike_after_the_points_warm_up(root, tmp_path):
+    _, rundir, driver, _ = _run(root, tmp_path, frameworks=("flask",), workloads=("plaintext",), trials=3,
+                                warmup=1.0)
+    # The warm-up is a load of its own that ends when throughput holds (1 s the cap); then every trial opens
+    # its own connections and warms them up briefly before its window.
+    assert [(s.duration, s.warmup, s.warmup_steady) for s in driver.specs] == \
+        [(run.TRIAL_WARMUP, 1.0, run.STEADY_PERCENT)] + [(2.0, run.TRIAL_WARMUP, None)] * 3
+    trials = _trials(rundir)
+    assert [t["warmup_s"] for t in trials] == [run.TRIAL_WARMUP, None, None]  # the first carries the point's
+
+
+def test_wrk_and_ab_warm_up_in_a_load_of_their_own(root, tmp_path):
+    _, rundir, driver, _ = _run(root, tmp_path, frameworks=("flask",), workloads=("plaintext",), trials=2,
+                                warmup=1.0, driver_name="wrk")
+    assert [(s.duration, s.warmup) for s in driver.specs] == [(1.0, 0.0), (2.0, 0.0), (2.0, 0.0)]
+    assert [t["warmup_s"] for t in _trials(rundir)] == [1.0, None]
+
+
+def test_connection_per_request_and_pipelining_reach_the_driver_and_the_label(root, tmp_path):
+    profile = Profile(connections=(8,), keepalive_modes=(True, False))
+    _, rundir, driver, _ = _run(root, tmp_path, frameworks=("flask",), workloads=("plaintext",), trials=1,
+                                profile=profile)
+    assert [(s.keepalive, s.pipeline) for s in driver.specs] == [(True, 1), (False, 1)]
+    assert [t["point"] for t in _trials(rundir)] == ["c=8", "c=8 conn-per-request"]
+    profile = Profile(connections=(8,), pipeline=16)
+    _, rundir, driver, _ = _run(root, tmp_path / "p", frameworks=("flask",), workloads=("plaintext", "websocket"),
+                                trials=1, profile=profile)
+    assert [t["point"] for t in _trials(rundir)] == ["c=8 pipeline=16"]
+
+
+def test_check_uses_the_same_lifecycle(root, capsys):
+    stack = FakeStack(wrong={("flask", "json")}, leaks={"starlette"})
+    code = check.run(make_settings(root, IDS, workloads=WORKLOADS), stack=stack)
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "flask plaintext: ok" in out and "flask json: FAILED: json: body differs" in out
+    assert "starlette: FAILED at stop: 1 process left behind" in out
+    assert [e[0] for e in stack.events].count("settle") == 2, "once per server, before all its checks"
+    assert stack.events[-1] == ("stop", "starlette")
+
+
+def test_a_database_that_cannot_be_reset_is_a_fault_of_that_framework_only(root, tmp_path):
+    stack = FakeStack(database=FakeDatabase(fail_after=2))
+    code, rundir, _, _ = _run(root, tmp_path, stack=stack, workloads=("plaintext",), trials=2)
+    assert code == 0
+    (fault,) = [line for line in rundir.lines() if line["kind"] == "fault"]
+    assert fault["framework"] == "starlette" and "lock timeout" in fault["reason"]
+    assert [t["framework"] for t in _trials(rundir)] == ["flask", "flask"]

@@ -1,0 +1,68 @@
+import pytest
+
+from webshootout.config import profiles
+from webshootout.config.profiles import Burst, Profile, ProfileError, RateSweep
+
+
+def labels(profile, workload, capacity=None):
+    return [p.label for p in profiles.points(profile, workload, capacity)]
+
+
+def test_closed_loop_points_per_connection_count():
+    assert labels(Profile(connections=(16, 64)), "json") == ["c=16", "c=64"]
+
+
+def test_hash_and_session_points_multiply_connection_counts():
+    assert labels(Profile(connections=(300,), hash_n=(1, 1000)), "hash") == ["c=300 n=1", "c=300 n=1000"]
+    assert labels(Profile(session_modes=(True, False)), "session") == ["c=64", "c=64 cookieless"]
+    assert labels(Profile(hash_n=(1, 1000)), "json") == ["c=64"]  # hash_n only shapes the hash workload
+
+
+def test_fixed_rates_and_sweeps_are_open_loop():
+    points = profiles.points(Profile(rates=(100,), rate_sweep=RateSweep(1000, 4000, 4)), "db")
+    assert [(p.mode, p.rate) for p in points] == [("open", 100), ("open", 1000), ("open", 2000), ("open", 3000),
+                                                 ("open", 4000)]
+
+
+def test_auto_sweep_runs_from_ten_to_120_percent_of_capacity():
+    profile = Profile(rate_sweep=RateSweep(auto=True, steps=3))
+    assert profiles.needs_capacity(profile, "plaintext") and not profiles.needs_capacity(profile, "websocket")
+    assert labels(profile, "plaintext") == ["c=64"]  # before the capacity is known: the probe point only
+    assert [p.rate for p in profiles.points(profile, "plaintext", capacity=10000)] == [1000, 6500, 12000]
+
+
+def test_burst_is_one_point_with_its_steps():
+    (point,) = profiles.points(Profile(connections=(16, 64), burst=Burst((100, 500), 5)), "plaintext")
+    assert point.mode == "burst" and point.connections == 100 and point.burst.duration == 10
+    assert point.label == "burst 100>500 x 5s"
+
+
+def test_websocket_rate_replaces_the_http_rates():
+    points = profiles.points(Profile(rates=(5,), websocket_rate=2000), "websocket")
+    assert [(p.mode, p.rate) for p in points] == [("open", 2000)]
+
+
+@pytest.mark.parametrize("pairs, slo, best", [
+    ([(1000, 900), (2000, 4000), (3000, 12000)], 10, 2000),
+    ([(3000, 9000), (1000, 500)], 10, 3000),  # order of the input does not matter
+    ([(1000, 20000), (2000, 900)], 10, None),  # a pass above a failure is noise, not capacity
+    ([(1000, None)], 10, None),
+    ([], 10, None),
+])
+def test_sustainable_rate(pairs, slo, best):
+    assert profiles.sustainable_rate(pairs, slo) == best
+
+
+@pytest.mark.parametrize("table, field", [
+    ({"rate": [0]}, "rate"), ({"rate_sweep": {"from": 5, "to": 1}}, "rate_sweep"),
+    ({"rate_sweep": {"from": 5}}, "rate_sweep"), ({"burst": {"steps": [1], "step_seconds": -1}}, "burst.step_seconds"),
+    ({"workers": 0}, "workers"), ({"slo_p99_ms": "fast"}, "slo_p99_ms"), ({"hash_n": [100001]}, "hash_n"),
+])
+def test_bad_values_name_the_field(table, field):
+    with pytest.raises(ProfileError, match=field):
+        profiles.parse(table)
+
+
+def test_parse_keeps_the_base_for_keys_not_given():
+    base = profiles.parse({"connections": [8], "hash_n": [1, 5]})
+    assert profiles.parse({"rate": 50}, base) == Profile(connections=(8,), hash_n=(1, 5), rates=(50.0,))

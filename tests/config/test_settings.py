@@ -1,0 +1,93 @@
+import argparse
+
+import pytest
+
+from webshootout.config import settings
+from webshootout.stacks.catalog import ManifestError
+from webshootout.config.settings import SettingsError
+
+
+def args(**kw):
+    base = dict(frameworks=None, workloads=None, suite=None, duration=None, warmup=None, trials=None,
+                connections=None, driver=None, server_cpus=None, load_cpus=None, out=None, resume=None,
+                no_install=False, rate=None, rate_sweep=None, burst=None, hash_n=None, sessions=None, workers=None,
+                slo_p99_ms=None, websocket_rate=None, keepalive=None, pipeline=None)
+    return argparse.Namespace(**{**base, **kw})
+
+
+def test_defaults_and_cli_flags(root):
+    s = settings.build(args(frameworks="flask,starlette", duration=3.0, connections="16,64"), root)
+    assert s.frameworks == ("flask", "starlette") and s.duration == 3.0 and s.parts[0].profile.connections == (16, 64)
+    assert s.trials == 3 and s.suite is None and len(s.parts) == 1
+
+
+def test_suite_values_apply_and_flags_override(root):
+    s = settings.build(args(suite="quick", trials=1), root)
+    assert s.suite.name == "quick" and s.trials == 1
+    assert s.parts[0].profile == s.suite.parts[0].profile
+
+
+def test_default_suite_only_without_a_selection(root):
+    assert settings.build(args(), root, default_suite="quick").suite.name == "quick"
+    assert settings.build(args(frameworks="flask"), root, default_suite="quick").suite is None
+
+
+@pytest.mark.parametrize("kw, flag", [
+    (dict(connections="0"), "--connections"), (dict(connections="a,b"), "--connections"),
+    (dict(duration=0.1), "--duration"), (dict(trials=0), "--trials"), (dict(workloads="graphql"), "--workloads"),
+    (dict(server_cpus="99"), "--server-cpus"), (dict(rate="fast"), "--rate"), (dict(rate_sweep="1:2:3:4"),
+    "--rate-sweep"), (dict(rate_sweep="9:1"), "--rate-sweep"), (dict(burst="100,x"), "--burst"),
+    (dict(hash_n="200000"), "--hash-n"), (dict(duration=float("nan")), "--duration"),
+    (dict(duration=float("inf")), "--duration"), (dict(warmup=-1.0), "--warmup"), (dict(warmup=float("nan")), "--warmup"),
+    (dict(rate="inf"), "--rate"), (dict(rate="nan"), "--rate"), (dict(rate="-5"), "--rate"), (dict(rate=","), "--rate"),
+    (dict(connections=""), "--connections"), (dict(connections="-4"), "--connections"),
+    (dict(burst="1000,500"), "--burst"), (dict(burst="100,500:nan"), "--burst"), (dict(workers=-1), "--workers"),
+    (dict(slo_p99_ms=float("nan")), "--slo-p99-ms"), (dict(websocket_rate=float("inf")), "--websocket-rate"),
+    (dict(hash_n="0"), "--hash-n"), (dict(pipeline=0), "--pipeline"),
+    (dict(keepalive="off", rate="100"), "--keepalive"), (dict(keepalive="off", pipeline=4), "--keepalive"), (dict(trials=-2), "--trials"), (dict(rate_sweep="nan:5"), "--rate-sweep"), (dict(sessions="sometimes"), "--sessions"), (dict(load_cpus="x"), "--load-cpus"), (dict(suite="nope"), "nope"),
+])
+def test_bad_flags_name_the_flag(root, kw, flag):
+    with pytest.raises(SettingsError, match=flag):
+        settings.build(args(**kw), root)
+
+
+def test_server_and_load_on_one_cpu_are_refused_where_there_is_a_choice(root, monkeypatch):
+    monkeypatch.setattr(settings.os, "sched_getaffinity", lambda pid: {0, 1})
+    with pytest.raises(SettingsError, match=r"--load-cpus 0 and --server-cpus 0 share CPU 0"):
+        settings.build(args(load_cpus="0"), root)
+    assert settings.build(args(server_cpus="1", load_cpus="0"), root).load_cpus == (0,)
+    monkeypatch.setattr(settings.os, "sched_getaffinity", lambda pid: {0})
+    alone = settings.build(args(), root)
+    assert alone.server_cpus == alone.load_cpus == (0,)
+
+
+def test_an_unknown_framework_is_named_where_it_was_given(tmp_path):
+    (tmp_path / "suites").mkdir()
+    (tmp_path / "suites" / "typo.toml").write_text('frameworks = ["acitx"]\n')
+    with pytest.raises(ManifestError, match=r"^suites/typo.toml: unknown framework id 'acitx'"):
+        settings.build(args(suite="typo"), tmp_path).variants()
+    with pytest.raises(ManifestError, match=r"^--frameworks: unknown framework id 'acitx'"):
+        settings.build(args(frameworks="acitx"), tmp_path).variants()
+
+
+def test_cpu_ranges():
+    assert settings.parse_cpus("--server-cpus", "0") == (0,)
+
+
+def test_settings_are_frozen(root):
+    s = settings.build(args(), root)
+    with pytest.raises(AttributeError):
+        s.trials = 5
+
+
+def test_profile_flags_override_every_part_of_a_suite(tmp_path):
+    (tmp_path / "suites").mkdir()
+    (tmp_path / "suites" / "two.toml").write_text(
+        'frameworks = ["a", "b"]\nconnections = 8\n[[runs]]\nworkloads = ["hash"]\nhash_n = [1, 1000]\n'
+        '[[runs]]\nframeworks = ["b"]\nworkloads = ["plaintext"]\nconnections = 5000\n')
+    s = settings.build(args(suite="two", rate="100,200", frameworks="a"), tmp_path)
+    assert [p.frameworks for p in s.parts] == [("a",)]  # the second part runs only b: dropped
+    assert s.parts[0].profile.rates == (100.0, 200.0) and s.parts[0].profile.hash_n == (1, 1000)
+    whole = settings.build(args(suite="two", rate_sweep="auto", burst="10,20:2"), tmp_path)
+    assert [p.profile.connections for p in whole.parts] == [(8,), (5000,)]
+    assert all(p.profile.rate_sweep.auto and p.profile.burst.steps == (10, 20) for p in whole.parts)

@@ -1,0 +1,259 @@
+import json
+import os
+import socket
+import subprocess
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from schemas import assert_valid_lines
+from webshootout.load import native
+from webshootout.load.base import ERROR_KINDS, LATENCY_KEYS, DriverError, LoadSpec
+from webshootout.config.profiles import Burst
+from webshootout.workloads import Target
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "schemas" / "shootout-load.schema.json").read_text())
+
+
+def fixture(fixture_root) -> dict:
+    return json.loads((fixture_root / "drivers" / "shootout-load.json").read_text())
+
+
+def spec(target: Target, **kw) -> LoadSpec:
+    return LoadSpec("127.0.0.1", kw.pop("port", 8080), target, connections=kw.pop("connections", 8), threads=2,
+                    duration=kw.pop("duration", 3.0), cpus=(0,), **kw)
+
+
+def test_captured_output_matches_the_schema(fixture_root):
+    jsonschema.validate(fixture(fixture_root), SCHEMA)
+
+
+def test_schema_rejects_a_missing_field(fixture_root):
+    data = fixture(fixture_root)
+    del data["histogram"]
+    with pytest.raises(jsonschema.ValidationError, match="histogram"):
+        jsonschema.validate(data, SCHEMA)
+
+
+def test_result_carries_everything_the_report_reads(fixture_root):
+    data = fixture(fixture_root)
+    result = native.parse({**data, "client_cpu_s": 0.5})
+    assert result.driver == "native" and result.requests == data["requests"] and result.validated
+    assert set(result.latency_us) == set(LATENCY_KEYS) == set(result.service_time_us)
+    assert set(result.errors) == set(ERROR_KINDS)
+    assert result.mode == "open" and result.target_rate == data["target_rate"]
+    assert sum(count for _, count in result.latency_histogram) == result.requests
+    assert [s["second"] for s in result.timeline] == list(range(len(data["timeline"])))
+    line = result.to_dict()
+    assert line["latency_histogram"][0] == list(data["histogram"][0]) and line["client_cpu_s"] == 0.5
+
+
+def test_rate_below_target_is_noted(fixture_root):
+    data = {**fixture(fixture_root), "rate_kept": False}
+    assert "below target" in native.parse(data).notes[0]
+
+
+def test_bad_output_is_a_clear_error(fixture_root):
+    data = fixture(fixture_root)
+    del data["service_time_us"]
+    with pytest.raises(DriverError, match="service_time_us"):
+        native.parse(data)
+
+
+def test_targets_become_flags():
+    session = native.argv(spec(Target("/session", sessions=True, expect_counter=True)))
+    assert "--sessions" in session and "--expect-counter" in session and session[-1] == "http://127.0.0.1:8080/session"
+    regex = native.argv(spec(Target("/db", expect_body_regex=r"^\{.*\}$"), rate=500.0))
+    assert regex[regex.index("--expect-body-regex") + 1] == r"^\{.*\}$" and regex[regex.index("--rate") + 1] == "500"
+    ws = native.argv(spec(Target("/ws", websocket_message="hi")))
+    assert ws[-4:] == ["--websocket", "--message", "hi", "ws://127.0.0.1:8080/ws"]
+    plain = native.argv(spec(Target("/p", expect_body="x"), connections=1))
+    assert plain[plain.index("-t") + 1] == "1" and "--sessions" not in plain
+    burst = native.argv(spec(Target("/p"), connections=2, burst=Burst((2, 50), 2.5)))
+    assert burst[burst.index("--burst") + 1] == "2,50" and burst[burst.index("--step") + 1] == "2.5s"
+    assert "--warmup" not in plain and "--pipeline" not in plain and "--no-keepalive" not in plain
+
+
+def test_warmup_pipelining_and_connection_per_request_become_flags():
+    args = native.argv(spec(Target("/p"), warmup=1.5, pipeline=16))
+    assert args[args.index("--warmup") + 1] == "1.5s" and args[args.index("--pipeline") + 1] == "16"
+    assert "--no-keepalive" in native.argv(spec(Target("/p"), keepalive=False))
+    steady = native.argv(spec(Target("/p"), warmup=30.0, warmup_steady=3.0))
+    assert steady[steady.index("--warmup") + 1] == "30s" and steady[steady.index("--warmup-steady") + 1] == "3"
+    assert "--warmup-steady" not in args
+
+
+def test_bad_spec_values_are_named():
+    with pytest.raises(ValueError, match="LoadSpec.pipeline.*0"):
+        spec(Target("/p"), pipeline=0)
+    with pytest.raises(ValueError, match="LoadSpec.warmup.*nan"):
+        spec(Target("/p"), warmup=float("nan"))
+    with pytest.raises(ValueError, match="LoadSpec.warmup_steady.*0"):
+        spec(Target("/p"), warmup=5.0, warmup_steady=0.0)
+    with pytest.raises(ValueError, match="LoadSpec.warmup \\(its cap\\).*0.5"):
+        spec(Target("/p"), warmup=0.5, warmup_steady=3.0)
+
+
+def test_new_fields_are_read_and_older_output_still_parses(fixture_root):
+    data = {**fixture(fixture_root), "responses_total": 4100, "unfinished": 3, "connect_s": 0.25, "keepalive": False,
+            "warmup_s": 4.05, "warmup_curve": [900, 2000, 2050, 2010], "window_start_s": 4.05,
+            "io": "epoll", "io_fallback": "io_uring_setup: Operation not permitted"}
+    jsonschema.validate(data, SCHEMA)
+    result = native.parse(data)
+    assert (result.responses_total, result.connect_s, result.keepalive, result.io) == (4100, 0.25, False, "epoll")
+    assert (result.warmup_s, result.warmup_curve, result.window_start_s) == (4.05, [900, 2000, 2050, 2010], 4.05)
+    older = native.parse(fixture(fixture_root))
+    assert (older.responses_total, older.connect_s, older.keepalive) == (None, None, True)
+    assert (older.warmup_s, older.warmup_curve, older.window_start_s, older.io) == (None, None, None, None)
+
+
+def test_missing_binary_is_a_clear_error(monkeypatch, tmp_path):
+    monkeypatch.setenv(native.BINARY_ENV, str(tmp_path / "nope"))
+    with pytest.raises(DriverError, match="cargo build --release -p shootout-load"):
+        native.binary()
+
+
+class _Counter(BaseHTTPRequestHandler):
+    """Counts per visitor cookie, like the session workload."""
+
+    protocol_version = "HTTP/1.1"
+    counts: dict[str, int] = {}
+    lock = threading.Lock()
+
+    def do_GET(self):  # noqa: N802 - the http.server hook name
+        sid = (self.headers.get("Cookie") or "").partition("sid=")[2].split(";")[0]
+        with self.lock:
+            fresh = not sid
+            sid = sid or str(len(self.counts) + 1)
+            self.counts[sid] = self.counts.get(sid, 0) + 1
+            body = f"Count is {self.counts[sid]}".encode()
+        self.send_response(200)
+        if fresh:
+            self.send_header("Set-Cookie", f"sid={sid}; Path=/")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def _built() -> Path:
+    """The binary the driver would run (SHOOTOUT_LOAD or target/release); skips the test if there is none."""
+    try:
+        return native.binary()
+    except DriverError as exc:
+        pytest.skip(str(exc))
+
+
+class _Serving:
+    """A ThreadingHTTPServer for `handler` on an ephemeral port, shut down on exit whatever happened."""
+
+    def __init__(self, handler):
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.port = self.server.server_address[1]
+
+    def __enter__(self):
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _run(port: int, target: Target, **kw):
+    cpus = tuple(sorted(os.sched_getaffinity(0)))
+    return native.run(LoadSpec("127.0.0.1", port, target, connections=kw.pop("connections", 4), threads=1,
+                               duration=1.0, cpus=cpus, **kw))
+
+
+def test_real_run_against_a_session_server():
+    _built()
+    with _Serving(_Counter) as serving:
+        launched = time.monotonic()
+        result = _run(serving.port, Target("/s", sessions=True, expect_counter=True), warmup=0.2)
+        returned = time.monotonic()
+    assert result.requests > 20 and sum(result.errors.values()) == 0, result.errors
+    assert result.sessions and result.validated and result.keepalive
+    assert result.status_counts == {"200": result.requests} and result.responses_total == result.requests
+    # The measured window's CPU, as shootout-load reports it: less than the run's wall time allows.
+    assert 0 < result.client_cpu_s < result.duration_s and result.connect_s is not None and result.connect_s > 0
+    # 0.2 s of warm-up holds no whole second for the curve.
+    assert result.warmup_s is not None and result.warmup_s >= 0.2 and result.warmup_curve == []
+    # The window on this process's clock, for the samplers: after the warm-up, as long as the trial, in the run.
+    assert result.window_start_s == result.warmup_s and "window" not in result.to_dict()
+    opened, closed = result.window
+    assert launched + 0.2 <= opened and closed == pytest.approx(opened + 1.0) and closed <= returned
+
+
+class _Hello(BaseHTTPRequestHandler):
+    """Answers "Hello, World!" and counts the connections it was given."""
+
+    protocol_version = "HTTP/1.1"
+    connections = 0
+    lock = threading.Lock()
+
+    def setup(self):
+        super().setup()
+        with self.lock:
+            type(self).connections += 1
+
+    def do_GET(self):  # noqa: N802 - the http.server hook name
+        self.send_response(200)
+        self.send_header("Content-Length", "13")
+        self.end_headers()
+        self.wfile.write(b"Hello, World!")
+
+    def log_message(self, *args):
+        pass
+
+
+def test_real_run_with_a_connection_per_request():
+    _built()
+    _Hello.connections = 0
+    with _Serving(_Hello) as serving:
+        result = _run(serving.port, Target("/", expect_body="Hello, World!"), connections=2, keepalive=False)
+    assert not result.keepalive and sum(result.errors.values()) == 0, result.errors
+    # Every request had its own connection: at least as many as the answers counted in the window.
+    assert result.requests > 20 and _Hello.connections >= result.requests
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_binary_exits_with_a_named_error_on_bad_flags():
+    done = subprocess.run([str(_built()), "-H", "nocolon", f"http://127.0.0.1:{_closed_port()}/"],
+                          capture_output=True, text=True, timeout=10)
+    assert done.returncode == 2 and "nocolon" in done.stderr
+
+
+def test_output_with_nobody_listening_still_matches_the_schema():
+    done = subprocess.run([str(_built()), "--json", "-c", "2", "-t", "1", "-d", "300ms", "-R", "100",
+                           f"http://127.0.0.1:{_closed_port()}/"], capture_output=True, text=True, timeout=10)
+    data = json.loads(done.stdout)
+    jsonschema.validate(data, SCHEMA)
+    assert data["requests"] == 0 and data["errors"]["connect"] > 0 and data["service_time_us"]["p99"] is None
+    # The 30 requests due in the window were never sent: they are in the latency at their age at its end.
+    assert data["unfinished"] >= 25 and data["latency_us"]["max"] >= 250_000
+    assert data["rate_kept"] is False and "BELOW 99 %" in done.stderr
+
+
+def test_trial_line_with_native_fields_is_valid(fixture_root):
+    result = native.parse(fixture(fixture_root))
+    line = {"schema": 1, "kind": "trial", "framework": "x", "display": "X", "language": "c", "workload": "plaintext",
+            "part": "plaintext", "point": "rate 2000", "profile": "open", "connections": 16, "trial": 1, "time": "2026-01-01T00:00:00+00:00", **result.to_dict(),
+            "client_cpu_percent": 1.0, "server_cpu_percent": 50.0, "server_rss_peak_mb": 10.0,
+            "server_rss_mean_mb": 9.0, "flags": []}
+    assert_valid_lines([line])
+    line["latency_histogram"] = [[1, 2, 3]]
+    with pytest.raises(jsonschema.ValidationError):
+        assert_valid_lines([line])
