@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def write(tmp_path: Path, text: str, name: str = "demo") -> Path:
     folder = tmp_path / "frameworks" / "python" / name
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)
     (folder / "framework.toml").write_text(text)
     return folder / "framework.toml"
 
@@ -226,3 +226,18 @@ def test_start_root_is_the_reason_or_none(tmp_path):
 def test_start_root_must_be_a_reason(tmp_path, value):
     message = error_of(tmp_path, BASE.replace('ready = "/plaintext"\n', f'ready = "/plaintext"\nroot = {value}\n'))
     assert "framework.toml: start.root: expected why this stack must run as root, a non-empty string" in message
+
+
+TECHEMPOWER = BASE.replace('plaintext = "/plaintext"\n', 'plaintext = "/plaintext"\nupdates = "/updates"\n')
+
+
+def test_techempower_db_workloads_need_the_orm_class_and_update_style(tmp_path):
+    assert "fairness.orm: expected a string (missing)" in error_of(tmp_path, TECHEMPOWER)
+    with_orm = TECHEMPOWER.replace('production = "release"', 'production = "release"\norm = "raw"')
+    assert "fairness.updates: expected a string (missing)" in error_of(tmp_path, with_orm)
+    wrong = with_orm.replace('orm = "raw"', 'orm = "raw"\nupdates = "bulk"')
+    assert "fairness.updates: expected one of ['per-row', 'batched'], got 'bulk'" in error_of(tmp_path, wrong)
+    assert "fairness.orm: expected one of ['full', 'micro', 'raw'], got 'sql'" in error_of(
+        tmp_path, wrong.replace('orm = "raw"', 'orm = "sql"'))
+    (variant,) = catalog.load_manifest(write(tmp_path, wrong.replace("bulk", "batched")))
+    assert (variant.fairness.orm, variant.fairness.updates) == ("raw", "batched")

@@ -9,7 +9,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-WORKLOADS = ("plaintext", "json", "db", "session", "hash", "static", "websocket")
+WORKLOADS = ("plaintext", "json", "db", "session", "hash", "static", "websocket",
+             "queries", "updates", "fortunes", "cached")
+# TechEmpower's database test types (docs/workloads.md): a stack that maps one says how it reaches PostgreSQL.
+TECHEMPOWER_DB = ("queries", "updates", "fortunes", "cached")
+ORM_CLASSES = ("full", "micro", "raw")
+UPDATE_STYLES = ("per-row", "batched")
 KINDS = ("platform", "micro", "fullstack")
 PLACEHOLDERS = {"host", "port", "workers"}
 SESSION_STORES = ("postgres", "sqlite")
@@ -51,6 +56,8 @@ class Fairness:
     keepalive: str  # "on" | "off"
     production: str
     departures: tuple[tuple[str, str], ...]  # (knob, why), knobs in KNOBS order
+    orm: str | None = None  # TechEmpower's class of database access: "full" | "micro" | "raw"
+    updates: str | None = None  # how updates writes its rows: "per-row" | "batched"
 
     def departure(self, knob: str) -> str | None:
         return dict(self.departures).get(knob)
@@ -142,13 +149,26 @@ def _placeholders(command: str) -> set[str]:
     return set(re.findall(r"{([^{}]*)}", command))
 
 
+def _database_classes(check: _Checker, table: dict, workloads: dict) -> dict[str, str | None]:
+    """fairness.orm and fairness.updates: required once the stack maps the workloads they describe."""
+    needs = {"orm": any(w in workloads for w in TECHEMPOWER_DB), "updates": "updates" in workloads}
+    allowed = {"orm": ORM_CLASSES, "updates": UPDATE_STYLES}
+    found: dict[str, str | None] = {}
+    for field, required in needs.items():
+        value = check.string(table, field, required=required, prefix="fairness.")
+        if value is not None and value not in allowed[field]:
+            raise check.fail(f"fairness.{field}", f"one of {list(allowed[field])}", value)
+        found[field] = value
+    return found
+
+
 def _fairness(check: _Checker, data: dict) -> Fairness | None:
     if "fairness" not in data:
         if data.get("unavailable") is None:
             raise check.fail("fairness", "a table of how the shared knobs are set, as docs/fairness.md shows (missing)")
         return None
     table = check.table(data, "fairness")
-    check.keys(table, {*_FAIRNESS_TEXT, "departures"}, "fairness.")
+    check.keys(table, {*_FAIRNESS_TEXT, "departures", "orm", "updates"}, "fairness.")
     text = {field: check.string(table, field, prefix="fairness.") for field in _FAIRNESS_TEXT}
     if text["keepalive"] not in KEEPALIVE:
         raise check.fail("fairness.keepalive", f"one of {list(KEEPALIVE)}", text["keepalive"])
@@ -158,7 +178,8 @@ def _fairness(check: _Checker, data: dict) -> Fairness | None:
             raise check.fail(f"fairness.departures.{knob}", f"a knob among {list(KNOBS)} (unknown knob)")
         if not isinstance(why, str) or not why.strip():
             raise check.fail(f"fairness.departures.{knob}", "the reason, a non-empty string", why)
-    return Fairness(**text, departures=tuple((k, departures[k]) for k in KNOBS if k in departures))
+    return Fairness(**text, departures=tuple((k, departures[k]) for k in KNOBS if k in departures),
+                    **_database_classes(check, table, check.table(data, "workloads")))
 
 
 def _build(data: dict, vid: str, folder: Path, manifest: Path, where: str) -> Variant:

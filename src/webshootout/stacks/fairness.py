@@ -11,7 +11,7 @@ from .catalog import KNOBS, Variant
 from .provision import BUILD_DIRS
 
 DOC = Path("docs") / "fairness.md"
-DATABASE_WORKLOADS = {"db", "session"}
+DATABASE_WORKLOADS = {"db", "session", "queries", "updates", "fortunes", "cached"}
 # What the harness sets for pools: each process's share, and the whole for a one-process server.
 POOL_VARIABLES = ("DB_POOL", "DB_POOL_TOTAL")
 # Files that describe a stack rather than run it: mentioning DB_POOL there does not size a pool.
