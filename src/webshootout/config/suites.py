@@ -35,7 +35,7 @@ class Suite:
     duration: float | None
     warmup: float | None
     trials: int | None
-    hosts: Hosts | None = None  # a [hosts] table: where the roles run (see hosts.py)
+    hosts: Hosts | None = None  # a [hosts] table: where the roles run (see hostsfile.py)
 
 
 def union(selections) -> tuple[str, ...] | None:
