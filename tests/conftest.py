@@ -44,3 +44,40 @@ def no_leftovers():
         except psutil.Error:
             pass
     assert not left, f"processes left behind: {[(p.pid, p.name()) for p in left]}"
+
+
+def _lineup_checks(reporter) -> dict[str, float]:
+    """Wall seconds of each stack's lineup check (tests/integration/test_lineup.py), by framework folder."""
+    walls: dict[str, float] = {}
+    for reports in reporter.stats.values():
+        for report in reports:
+            nodeid = getattr(report, "nodeid", "")
+            if getattr(report, "when", None) == "call" and "test_every_available_framework_passes_check[" in nodeid:
+                walls[nodeid.rpartition("[")[2].rstrip("]")] = report.duration
+    return walls
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Where the test run's time went per stack: Debian packages, build and check (issue 29's budget)."""
+    from webshootout.stacks import catalog, provision
+
+    checks = _lineup_checks(terminalreporter)
+    if not checks:
+        return
+    names = {v.id: v.name for v in catalog.discover(ROOT)}
+    spent: dict[str, list[float]] = {}
+    for entry in provision.LEDGER:
+        row = spent.setdefault(names.get(entry.variant, entry.variant), [0.0, 0.0, 0.0])
+        row[0] += entry.install
+        row[1] += entry.build
+    for name, wall in checks.items():
+        spent.setdefault(name, [0.0, 0.0, 0.0])[2] = wall
+    write = terminalreporter.write_line
+    write("")
+    write("time per stack (s): install and build wherever they ran (the lineup builds ahead of its checks),")
+    write("check = the lineup test's wall time, which includes any build it waited for")
+    write(f"{'stack':<22}{'install':>9}{'build':>9}{'check':>9}")
+    for name, (install, build, check) in sorted(spent.items(), key=lambda kv: -sum(kv[1])):
+        write(f"{name:<22}{install:>9.1f}{build:>9.1f}{check:>9.1f}")
+    totals = [sum(row[i] for row in spent.values()) for i in range(3)]
+    write(f"{'total':<22}{totals[0]:>9.1f}{totals[1]:>9.1f}{totals[2]:>9.1f}")

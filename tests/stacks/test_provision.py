@@ -31,3 +31,31 @@ def test_build_output_and_bytecode_caches_do_not_count(tmp_path):
     (folder / "src" / "__pycache__" / "app.cpython-311.pyc").write_bytes(b"\0")
     (folder / ".setup-done").write_text("x")
     assert folder_hash(folder) == before
+
+
+def test_two_builders_of_one_folder_build_it_once_and_both_are_recorded(tmp_path):
+    """A check and the lineup's background builder may reach one stack at once: the second waits for the
+    first's build and finds it done, instead of building into the same folder beside it."""
+    import threading
+
+    from manifests import BASE
+    from webshootout.stacks import catalog, provision
+
+    folder = tmp_path / "frameworks" / "python" / "demo"
+    folder.mkdir(parents=True)
+    # The first builder is still inside its command when the second arrives: the sleep keeps it there.
+    (folder / "framework.toml").write_text(BASE.replace(
+        "[start]", '[setup]\ncommands = ["sleep 0.5; echo built >> builds.txt"]\n[start]'))
+    (variant,) = catalog.load_manifest(folder / "framework.toml")
+    before = len(provision.LEDGER)
+    builders = [threading.Thread(target=provision.setup, args=(variant, tmp_path / f"{i}.log", lambda m: None))
+                for i in range(2)]
+    for builder in builders:
+        builder.start()
+    for builder in builders:
+        builder.join()
+    assert (folder / "builds.txt").read_text() == "built\n"
+    spent = provision.LEDGER[before:]
+    assert [s.variant for s in spent] == ["demo", "demo"]
+    assert max(s.build for s in spent) >= 0.5
+    assert (folder / provision.LOCK).exists() and provision.is_built(variant)  # the lock is no source

@@ -9,7 +9,7 @@ import tempfile
 import uuid
 from pathlib import Path
 
-from ..stacks.provision import BUILD_DIRS, MARKER
+from ..stacks.provision import BUILD_DIRS, LOCK, MARKER
 from .remote import Remote, RemoteError
 
 
@@ -58,7 +58,7 @@ def _copy_file(remote: Remote, path: Path) -> None:
 
 # What is not a source: build output (at any depth: no tracked folder has these names), caches, this
 # machine's runs and history. The host builds its own from the rest.
-NOT_SOURCES = (*BUILD_DIRS, MARKER, "__pycache__", ".pytest_cache", "./.git", "./runs")
+NOT_SOURCES = (*BUILD_DIRS, MARKER, LOCK, "__pycache__", ".pytest_cache", "./.git", "./runs")
 BUILD_TIMEOUT = 3600.0
 
 

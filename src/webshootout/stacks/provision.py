@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import os
 import shutil
 import subprocess
+import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 from .catalog import Variant
 
@@ -15,6 +20,9 @@ BUILD_DIRS = (".venv", "node_modules", "bin", "build", "target", "vendor")
 # Written by running the code, at any depth; never an input.
 _CACHE_DIRS = {"__pycache__"}
 MARKER = ".setup-done"
+# Held while a folder's setup runs, so two builders (a run and a check, or a test's background builder and
+# the test) never build one folder at once; the second waits and then finds it built.
+LOCK = ".setup-lock"
 
 # The harness's own tools: executable -> Debian package.
 HARNESS_TOOLS = {"wrk": "wrk", "ab": "apache2-utils", "taskset": "util-linux"}
@@ -79,7 +87,7 @@ def folder_hash(folder: Path) -> str:
         top = Path(dirpath) == folder
         dirnames[:] = sorted(d for d in dirnames if d not in _CACHE_DIRS and not (top and d in BUILD_DIRS))
         for name in sorted(filenames):
-            if name == MARKER:
+            if name in (MARKER, LOCK):
                 continue
             path = Path(dirpath) / name
             digest.update(str(path.relative_to(folder)).encode() + b"\0")
@@ -98,10 +106,31 @@ def is_built(variant: Variant) -> bool:
     return marker.is_file() and marker.read_text().strip() == setup_hash(variant)
 
 
+@dataclass(frozen=True)
+class Spent:
+    """Where one setup's time went, in seconds: Debian packages, then the manifest's commands (0 when cached)."""
+
+    variant: str
+    install: float
+    build: float
+
+
+# Every setup this process ran, in order: what `./shootout test` reports as its time per stack.
+LEDGER: list[Spent] = []
+
+
+@contextlib.contextmanager
+def _building(folder: Path) -> Iterator[None]:
+    with (folder / LOCK).open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)  # released when the file closes
+        yield
+
+
 def setup(variant: Variant, log_file: Path, log, *, install: bool = True) -> None:
     """Runs the variant's setup unless the folder is unchanged since the last successful one."""
     if variant.unavailable:
         raise SetupError(f"{variant.id} is unavailable: {variant.unavailable}")
+    started = time.monotonic()
     if variant.setup.apt:
         if install:
             apt_install(list(variant.setup.apt), log)
@@ -112,8 +141,15 @@ def setup(variant: Variant, log_file: Path, log, *, install: bool = True) -> Non
     absent = [exe for exe in variant.setup.requires if shutil.which(exe) is None]
     if absent:
         raise SetupError(f"{variant.id}: {variant.manifest}: setup.requires: {', '.join(absent)} not found on PATH")
-    if is_built(variant):
-        return
+    installed = time.monotonic()
+    if not is_built(variant):
+        with _building(variant.folder):
+            if not is_built(variant):  # built by another builder while this one waited for the lock
+                _build(variant, log_file, log)
+    LEDGER.append(Spent(variant.id, installed - started, time.monotonic() - installed))
+
+
+def _build(variant: Variant, log_file: Path, log) -> None:
     log(f"setup {variant.id} ({len(variant.setup.commands)} commands, log {log_file})")
     log_file.parent.mkdir(parents=True, exist_ok=True)
     with log_file.open("ab") as out:
