@@ -91,8 +91,24 @@ def test_unavailable_needs_no_start(tmp_path):
 def test_select_unknown_id_lists_known(tmp_path):
     write(tmp_path, BASE)
     variants = catalog.discover(tmp_path)
-    with pytest.raises(ManifestError, match="--frameworks: unknown framework id 'nope'; known: demo"):
+    with pytest.raises(ManifestError, match=r"--frameworks: unknown framework id 'nope' \(not an id, a language "
+                                            r"among jvm, python, or a glob matching one\); known: demo"):
         catalog.select(variants, ("nope",))
+
+
+def test_select_by_id_language_group_and_glob_in_order_without_repeats(tmp_path):
+    write(tmp_path, BASE + "[variants.fast]\n")
+    write(tmp_path, BASE.replace('name = "demo"', 'name = "other"').replace('"python"', '"java"'), name="other")
+    write(tmp_path, BASE.replace('name = "demo"', 'name = "kt"').replace('"python"', '"kotlin"'), name="kt")
+    variants = catalog.discover(tmp_path)
+
+    def ids(*names):
+        return [v.id for v in catalog.select(variants, names)]
+
+    assert ids("python") == ["demo", "demo-fast"]
+    assert ids("jvm") == ["other", "kt"]
+    assert ids("demo-*", "demo", "python") == ["demo-fast", "demo"]
+    assert ids("other", "d*") == ["other", "demo", "demo-fast"]
 
 
 def test_duplicate_ids_are_rejected(tmp_path):

@@ -1,4 +1,4 @@
-"""`shootout list`: every framework and variant, with its status."""
+"""`shootout list`: every framework and variant by language, with its workloads and status."""
 
 from __future__ import annotations
 
@@ -14,9 +14,19 @@ def status(variant: catalog.Variant) -> str:
 
 def run(settings: Settings) -> int:
     variants = settings.variants()
-    rows = [(v.id, v.language, v.version, ",".join(w for w, _ in v.workloads) or "-", status(v)) for v in variants]
-    header = ("id", "language", "version", "workloads", "status")
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
-    for row in [header, *rows]:
-        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[4])
+    rows = [(v.id, v.version, ",".join(w for w, _ in v.workloads) or "-", status(v)) for v in variants]
+    header = ("id", "version", "workloads", "status")
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(3)]
+
+    def line(row: tuple[str, ...]) -> str:
+        return "  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3]
+
+    languages = sorted({v.language for v in variants})
+    for i, language in enumerate(languages):
+        ids = [row for row, v in zip(rows, variants) if v.language == language]
+        ready = sum(1 for v in variants if v.language == language and not v.unavailable)
+        print(("\n" if i else "") + f"{language} ({ready} of {len(ids)} available)")
+        print(line(header))
+        for row in ids:
+            print(line(row))
     return 0

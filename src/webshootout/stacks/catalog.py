@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import fnmatch
 import re
 import tomllib
 from dataclasses import dataclass
@@ -288,16 +289,35 @@ def discover(root: Path) -> list[Variant]:
     return sorted(found, key=lambda v: (v.language, v.id))
 
 
+# Names that select several languages at once (--frameworks jvm).
+LANGUAGE_GROUPS = {"jvm": ("java", "kotlin", "scala")}
+
+
+def _matching(variants: list[Variant], name: str) -> list[Variant]:
+    """An exact id, a language (python), a group of languages (jvm) or a glob over ids ('flask*')."""
+    exact = [v for v in variants if v.id == name]
+    if exact:
+        return exact
+    languages = LANGUAGE_GROUPS.get(name, (name,))
+    by_language = [v for v in variants if v.language in languages]
+    return by_language or [v for v in variants if fnmatch.fnmatchcase(v.id, name)]
+
+
 def select(variants: list[Variant], ids: tuple[str, ...] | None, named_in: str = "--frameworks") -> list[Variant]:
-    """The variants named by ids, in the given order; an unknown id is an error that says where it was named
-    and lists the known ones."""
+    """The variants named by ids (each an id, a language or a glob), in the given order without repeats; a
+    name that matches nothing is an error that says where it was named and lists the known ids."""
     if ids is None:
         return list(variants)
-    by_id = {v.id: v for v in variants}
-    unknown = [i for i in ids if i not in by_id]
-    if unknown:
-        raise ManifestError(f"{named_in}: unknown framework id {unknown[0]!r}; known: {', '.join(sorted(by_id))}")
-    return [by_id[i] for i in ids]
+    chosen: dict[str, Variant] = {}
+    for name in ids:
+        found = _matching(variants, name)
+        if not found:
+            languages = sorted({v.language for v in variants} | set(LANGUAGE_GROUPS))
+            raise ManifestError(f"{named_in}: unknown framework id {name!r} (not an id, a language among "
+                                f"{', '.join(languages)}, or a glob matching one); known: "
+                                f"{', '.join(sorted(v.id for v in variants))}")
+        chosen.update((v.id, v) for v in found if v.id not in chosen)
+    return list(chosen.values())
 
 
 def available_ids(variants: list[Variant]) -> tuple[str, ...]:
