@@ -1,5 +1,5 @@
 'use strict';
-// The session counter of docs/workloads.md in PostgreSQL, shared by every node stack: one transaction,
+// The session counter of docs/workloads.md in PostgreSQL, shared by the JavaScript stacks: one transaction,
 // the visitor's row locked by SELECT ... FOR UPDATE until the UPDATE (or the INSERT of a new visitor).
 const crypto = require('node:crypto');
 
@@ -30,4 +30,20 @@ async function bump(pool, uid) {
   }
 }
 
-module.exports = { bump };
+// The same transaction for the tagged-template clients that share one API, postgres.js and Bun.sql:
+// sql.begin() holds one pooled connection, commits when the callback resolves and rolls back when it throws.
+async function bumpSql(sql, uid) {
+  return sql.begin(async (tx) => {
+    const rows = uid === undefined ? [] : await tx`SELECT data FROM usersessions WHERE uid = ${uid} FOR UPDATE`;
+    if (rows.length === 0) {
+      const fresh = crypto.randomBytes(16).toString('base64url');
+      await tx`INSERT INTO usersessions (uid, data) VALUES (${fresh}, ${JSON.stringify({ count: 1 })})`;
+      return { fresh, count: 1 };
+    }
+    const count = JSON.parse(rows[0].data).count + 1;
+    await tx`UPDATE usersessions SET data = ${JSON.stringify({ count })} WHERE uid = ${uid}`;
+    return { fresh: undefined, count };
+  });
+}
+
+module.exports = { bump, bumpSql };

@@ -12,6 +12,7 @@ const { WebSocketServer } = require('ws');
 const { positiveInteger } = require('../common/env.js');
 const hashing = require('../common/hash.js');
 const { bump } = require('../common/sessions.js');
+const tfb = require('../common/tfb.js');
 
 const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL, SECRET_KEY } = process.env;
 const COOKIE = 'uid';
@@ -55,6 +56,9 @@ const sessions = process.argv.includes('--sessions=sqlite') ? sqliteSessions() :
 
 const app = express();
 app.disable('x-powered-by');
+// Express's view engine with EJS, which escapes <%= %>; NODE_ENV=production turns on the view cache.
+app.set('views', require('node:path').join(__dirname, '..', 'common', 'views'));
+app.set('view engine', 'ejs');
 // Express sets no Server header of its own; node's http module sets a current Date on every response.
 app.use((req, res, next) => {
   res.set('Server', 'Express');
@@ -76,6 +80,46 @@ app.get('/db', async (req, res) => {
     name: 'world', text: 'SELECT id, randomnumber FROM world WHERE id = $1', values: [crypto.randomInt(1, 10001)],
   });
   res.json({ id: rows[0].id, randomNumber: rows[0].randomnumber });
+});
+
+const WORLD = 'SELECT id, randomnumber FROM world WHERE id = $1';
+
+async function randomWorld() {
+  const { rows } = await pool.query({ name: 'world', text: WORLD, values: [tfb.randomId()] });
+  return { id: rows[0].id, randomNumber: rows[0].randomnumber };
+}
+
+// One query per row, issued together: the pool runs them on its connections as they come free.
+function randomWorlds(n) {
+  const queries = new Array(n);
+  for (let i = 0; i < n; i++) queries[i] = randomWorld();
+  return Promise.all(queries);
+}
+
+app.get('/queries', async (req, res) => {
+  res.json(await randomWorlds(tfb.count(req.query.queries)));
+});
+
+app.get('/updates', async (req, res) => {
+  const worlds = await randomWorlds(tfb.count(req.query.queries));
+  for (const w of worlds) w.randomNumber = tfb.randomId();
+  const batch = tfb.updateBatch(worlds);
+  await pool.query(tfb.updateSql(batch.length), batch.flat());
+  res.json(worlds);
+});
+
+app.get('/fortunes', async (req, res) => {
+  const { rows } = await pool.query({ name: 'fortune', text: 'SELECT id, message FROM fortune' });
+  res.render('fortunes', { fortunes: tfb.withExtraFortune(rows) });
+});
+
+const cache = tfb.worldCache(async () => {
+  const { rows } = await pool.query('SELECT id, randomnumber FROM world');
+  return rows.map((row) => ({ id: row.id, randomNumber: row.randomnumber }));
+});
+
+app.get('/cached-queries', async (req, res) => {
+  res.json(await cache.sample(tfb.count(req.query.count)));
 });
 
 app.get('/session', async (req, res) => {

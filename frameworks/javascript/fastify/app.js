@@ -8,6 +8,7 @@ const { Pool } = require('pg');
 const { positiveInteger } = require('../common/env.js');
 const hashing = require('../common/hash.js');
 const { bump } = require('../common/sessions.js');
+const tfb = require('../common/tfb.js');
 
 const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL, SECRET_KEY } = process.env;
 const COOKIE = 'uid';
@@ -24,6 +25,10 @@ const worldSchema = {
   response: { 200: { type: 'object', properties: { id: { type: 'integer' }, randomNumber: { type: 'integer' } } } },
 };
 
+const worldsSchema = {
+  response: { 200: { type: 'array', items: worldSchema.response[200] } },
+};
+
 const app = Fastify({ logger: false });
 // Fastify sets no Server header of its own (node's http module sets a current Date): a hook adds it to
 // every reply, the static files' and the 404s' included.
@@ -34,6 +39,12 @@ app.addHook('onRequest', (request, reply, done) => {
 app.register(require('@fastify/static'), { root: STATIC_DIR, prefix: '/static/' });
 app.register(require('@fastify/cookie'), { secret: SECRET_KEY });
 app.register(require('@fastify/websocket'));
+// @fastify/view with EJS, which escapes <%= %>; production (NODE_ENV) caches the compiled template.
+app.register(require('@fastify/view'), {
+  engine: { ejs: require('ejs') },
+  root: require('node:path').join(__dirname, '..', 'common', 'views'),
+  production: process.env.NODE_ENV === 'production',
+});
 
 app.get('/plaintext', async (request, reply) => {
   reply.type('text/plain; charset=utf-8');
@@ -48,6 +59,42 @@ app.get('/db', { schema: worldSchema }, async () => {
   });
   return { id: rows[0].id, randomNumber: rows[0].randomnumber };
 });
+
+const WORLD = 'SELECT id, randomnumber FROM world WHERE id = $1';
+
+async function randomWorld() {
+  const { rows } = await pool.query({ name: 'world', text: WORLD, values: [tfb.randomId()] });
+  return { id: rows[0].id, randomNumber: rows[0].randomnumber };
+}
+
+// One query per row, issued together: the pool runs them on its connections as they come free.
+function randomWorlds(n) {
+  const queries = new Array(n);
+  for (let i = 0; i < n; i++) queries[i] = randomWorld();
+  return Promise.all(queries);
+}
+
+app.get('/queries', { schema: worldsSchema }, async (request) => randomWorlds(tfb.count(request.query.queries)));
+
+app.get('/updates', { schema: worldsSchema }, async (request) => {
+  const worlds = await randomWorlds(tfb.count(request.query.queries));
+  for (const w of worlds) w.randomNumber = tfb.randomId();
+  const batch = tfb.updateBatch(worlds);
+  await pool.query(tfb.updateSql(batch.length), batch.flat());
+  return worlds;
+});
+
+app.get('/fortunes', async (request, reply) => {
+  const { rows } = await pool.query({ name: 'fortune', text: 'SELECT id, message FROM fortune' });
+  return reply.view('fortunes.ejs', { fortunes: tfb.withExtraFortune(rows) });
+});
+
+const cache = tfb.worldCache(async () => {
+  const { rows } = await pool.query('SELECT id, randomnumber FROM world');
+  return rows.map((row) => ({ id: row.id, randomNumber: row.randomnumber }));
+});
+
+app.get('/cached-queries', { schema: worldsSchema }, async (request) => cache.sample(tfb.count(request.query.count)));
 
 app.get('/session', async (request, reply) => {
   const cookie = request.cookies[COOKIE];

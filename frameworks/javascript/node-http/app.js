@@ -5,11 +5,13 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
+const ejs = require('ejs');
 const { Pool } = require('pg');
 const { WebSocketServer } = require('ws');
 const { positiveInteger } = require('../common/env.js');
 const hashing = require('../common/hash.js');
 const { bump } = require('../common/sessions.js');
+const tfb = require('../common/tfb.js');
 
 const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL } = process.env;
 const COOKIE = 'uid';
@@ -32,6 +34,50 @@ async function db(req, res) {
     name: 'world', text: 'SELECT id, randomnumber FROM world WHERE id = $1', values: [id],
   });
   json(res, { id: rows[0].id, randomNumber: rows[0].randomnumber });
+}
+
+const WORLD = 'SELECT id, randomnumber FROM world WHERE id = $1';
+
+async function randomWorld() {
+  const { rows } = await pool.query({ name: 'world', text: WORLD, values: [tfb.randomId()] });
+  return { id: rows[0].id, randomNumber: rows[0].randomnumber };
+}
+
+// One query per row, issued together: the pool runs them on its connections as they come free.
+function randomWorlds(n) {
+  const queries = new Array(n);
+  for (let i = 0; i < n; i++) queries[i] = randomWorld();
+  return Promise.all(queries);
+}
+
+async function queries(req, res, query) {
+  json(res, await randomWorlds(tfb.count(query.get('queries'))));
+}
+
+async function updates(req, res, query) {
+  const worlds = await randomWorlds(tfb.count(query.get('queries')));
+  for (const w of worlds) w.randomNumber = tfb.randomId();
+  const batch = tfb.updateBatch(worlds);
+  await pool.query(tfb.updateSql(batch.length), batch.flat());
+  json(res, worlds);
+}
+
+// node:http has no template engine: EJS (which escapes <%= %>) compiled once at start, called directly.
+const fortunesTemplate = ejs.compile(
+  fs.readFileSync(path.join(__dirname, '..', 'common', 'views', 'fortunes.ejs'), 'utf8'));
+
+async function fortunes(req, res) {
+  const { rows } = await pool.query({ name: 'fortune', text: 'SELECT id, message FROM fortune' });
+  send(res, 200, 'text/html; charset=utf-8', fortunesTemplate({ fortunes: tfb.withExtraFortune(rows) }));
+}
+
+const cache = tfb.worldCache(async () => {
+  const { rows } = await pool.query('SELECT id, randomnumber FROM world');
+  return rows.map((row) => ({ id: row.id, randomNumber: row.randomnumber }));
+});
+
+async function cached(req, res, query) {
+  json(res, await cache.sample(tfb.count(query.get('count'))));
 }
 
 function cookieValue(header, name) {
@@ -75,12 +121,17 @@ async function route(req, res) {
   const q = req.url.indexOf('?');
   const pathname = q === -1 ? req.url : req.url.slice(0, q);
   if (req.method !== 'GET') return text(res, 'method not allowed', 405);
+  const query = () => new URLSearchParams(q === -1 ? '' : req.url.slice(q + 1));
   switch (pathname) {
     case '/plaintext': return text(res, 'Hello, World!');
     case '/json': return json(res, { message: 'Hello, World!' });
     case '/db': return db(req, res);
     case '/session': return session(req, res);
-    case '/hash': return hash(req, res, new URLSearchParams(q === -1 ? '' : req.url.slice(q + 1)));
+    case '/hash': return hash(req, res, query());
+    case '/queries': return queries(req, res, query());
+    case '/updates': return updates(req, res, query());
+    case '/fortunes': return fortunes(req, res);
+    case '/cached-queries': return cached(req, res, query());
     default:
       if (pathname.startsWith('/static/')) return staticFile(req, res, decodeURIComponent(pathname.slice(8)));
       return text(res, 'not found', 404);

@@ -1,0 +1,134 @@
+'use strict';
+// webshootout workloads on Koa 3 (see docs/workloads.md).
+// `node app.js` serves in one process, `node ../common/cluster.js app.js` in WORKERS processes.
+const fs = require('node:fs/promises');
+const http = require('node:http');
+const path = require('node:path');
+const render = require('@koa/ejs');
+const Router = require('@koa/router');
+const Koa = require('koa');
+const serve = require('koa-static');
+const { Pool } = require('pg');
+const { WebSocketServer } = require('ws');
+const { positiveInteger } = require('../common/env.js');
+const hashing = require('../common/hash.js');
+const { bump } = require('../common/sessions.js');
+const tfb = require('../common/tfb.js');
+
+const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL, SECRET_KEY } = process.env;
+const COOKIE = 'uid';
+
+// Each process opens at most DB_POOL connections (the fairness rule, docs/fairness.md).
+const poolSize = positiveInteger('DB_POOL');
+const pool = new Pool({ connectionString: DATABASE_URL, min: poolSize, max: poolSize });
+
+const WORLD = 'SELECT id, randomnumber FROM world WHERE id = $1';
+
+async function randomWorld() {
+  const { rows } = await pool.query({ name: 'world', text: WORLD, values: [tfb.randomId()] });
+  return { id: rows[0].id, randomNumber: rows[0].randomnumber };
+}
+
+// One query per row, issued together: the pool runs them on its connections as they come free.
+function randomWorlds(n) {
+  const queries = new Array(n);
+  for (let i = 0; i < n; i++) queries[i] = randomWorld();
+  return Promise.all(queries);
+}
+
+const cache = tfb.worldCache(async () => {
+  const { rows } = await pool.query('SELECT id, randomnumber FROM world');
+  return rows.map((row) => ({ id: row.id, randomNumber: row.randomnumber }));
+});
+
+const app = new Koa({ keys: [SECRET_KEY] });
+// @koa/ejs, Koa's EJS renderer (it escapes <%= %>), with its template cache.
+render(app, { root: path.join(__dirname, '..', 'common', 'views'), layout: false, viewExt: 'ejs', cache: true });
+
+// Koa sets no Server header of its own; node's http module sets a current Date on every response.
+app.use(async (ctx, next) => {
+  ctx.set('Server', 'Koa');
+  await next();
+});
+
+const router = new Router();
+
+router.get('/plaintext', (ctx) => {
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.body = 'Hello, World!';
+});
+
+// Koa serializes an object body with JSON.stringify on every response.
+router.get('/json', (ctx) => {
+  ctx.body = { message: 'Hello, World!' };
+});
+
+router.get('/db', async (ctx) => {
+  ctx.body = await randomWorld();
+});
+
+router.get('/queries', async (ctx) => {
+  ctx.body = await randomWorlds(tfb.count(ctx.query.queries));
+});
+
+router.get('/updates', async (ctx) => {
+  const worlds = await randomWorlds(tfb.count(ctx.query.queries));
+  for (const w of worlds) w.randomNumber = tfb.randomId();
+  const batch = tfb.updateBatch(worlds);
+  await pool.query(tfb.updateSql(batch.length), batch.flat());
+  ctx.body = worlds;
+});
+
+router.get('/fortunes', async (ctx) => {
+  const { rows } = await pool.query({ name: 'fortune', text: 'SELECT id, message FROM fortune' });
+  await ctx.render('fortunes', { fortunes: tfb.withExtraFortune(rows) });
+});
+
+router.get('/cached-queries', async (ctx) => {
+  ctx.body = await cache.sample(tfb.count(ctx.query.count));
+});
+
+router.get('/session', async (ctx) => {
+  // Koa's signed cookies: a tampered or unsigned one reads as undefined, an unknown visitor.
+  const { fresh, count } = await bump(pool, ctx.cookies.get(COOKIE, { signed: true }));
+  if (fresh !== undefined) ctx.cookies.set(COOKIE, fresh, { signed: true, httpOnly: true, sameSite: 'lax', path: '/' });
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.body = `Count is ${count}`;
+});
+
+router.get('/hash', async (ctx) => {
+  ctx.type = 'text/plain; charset=utf-8';
+  const raw = ctx.query.n;
+  const reason = hashing.reason(raw);
+  if (reason !== null) {
+    ctx.status = 400;
+    ctx.body = reason;
+    return;
+  }
+  ctx.body = hashing.iteratedSha256Hex(await fs.readFile(HASH_FILE), Number(raw));
+});
+
+app.use(router.routes());
+app.use(router.allowedMethods());
+
+// koa-static serves the folder under /static: the prefix is stripped for it.
+const files = serve(STATIC_DIR);
+app.use(async (ctx, next) => {
+  if (!ctx.path.startsWith('/static/')) return next();
+  const original = ctx.path;
+  ctx.path = ctx.path.slice('/static'.length);
+  try {
+    await files(ctx, next);
+  } finally {
+    ctx.path = original;
+  }
+});
+
+const server = http.createServer(app.callback());
+// Koa has no WebSocket support of its own: ws shares the HTTP server.
+const wss = new WebSocketServer({ server, path: '/ws' });
+wss.on('connection', (ws) => {
+  ws.on('message', (data, isBinary) => ws.send(data, { binary: isBinary }));
+});
+
+server.listen(Number(PORT), HOST);

@@ -1,0 +1,72 @@
+// webshootout workloads on NestJS (see docs/workloads.md): `node build/main.js` on Nest's default
+// Express adapter, `node build/main.js --adapter=fastify` on its Fastify adapter; under
+// ../common/cluster.js either runs in WORKERS processes.
+import 'reflect-metadata';
+import { Module, DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { WsAdapter } from '@nestjs/platform-ws';
+import { join } from 'node:path';
+import { AppController } from './app.controller';
+import { Cookies, ExpressCookies, FastifyCookies } from './cookies';
+import { Database } from './database';
+import { EchoGateway } from './echo.gateway';
+
+const { HOST, PORT, STATIC_DIR, SECRET_KEY } = process.env;
+const VIEWS = join(__dirname, '..', '..', 'common', 'views');
+const fastify = process.argv.includes('--adapter=fastify');
+
+@Module({})
+class AppModule {
+  static forAdapter(cookies: typeof Cookies): DynamicModule {
+    return {
+      module: AppModule,
+      controllers: [AppController],
+      providers: [Database, EchoGateway, { provide: Cookies, useClass: cookies as any }],
+    };
+  }
+}
+
+// Warnings and errors only: Nest's logger has no access log, and its startup lines are left out.
+const logger = ['error', 'warn'] as const;
+
+async function expressApp() {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forAdapter(ExpressCookies), { logger: [...logger] });
+  app.disable('x-powered-by');
+  // Express sets no Server header of its own; node's http module sets a current Date.
+  app.use((req, res, next) => {
+    res.setHeader('Server', 'NestJS');
+    next();
+  });
+  app.use(require('cookie-parser')(SECRET_KEY));
+  app.useStaticAssets(STATIC_DIR, { prefix: '/static/' });
+  app.setBaseViewsDir(VIEWS);
+  app.setViewEngine('ejs');
+  return app;
+}
+
+async function fastifyApp() {
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forAdapter(FastifyCookies), new FastifyAdapter({ logger: false }), { logger: [...logger] });
+  app.getHttpAdapter().getInstance().addHook('onRequest', (request, reply, done) => {
+    reply.header('server', 'NestJS');
+    done();
+  });
+  await app.register(require('@fastify/cookie'), { secret: SECRET_KEY });
+  app.useStaticAssets({ root: STATIC_DIR, prefix: '/static/' });
+  app.setViewEngine({ engine: { ejs: require('ejs') }, templates: VIEWS, production: true } as any);
+  return app;
+}
+
+async function main() {
+  const app = fastify ? await fastifyApp() : await expressApp();
+  app.useWebSocketAdapter(new WsAdapter(app));
+  app.enableShutdownHooks();
+  await app.listen(Number(PORT), HOST);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
