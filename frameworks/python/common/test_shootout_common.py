@@ -4,6 +4,7 @@ import hashlib
 
 import pytest
 from shootout_common import env, hashing
+from shootout_common import techempower as te
 
 
 @pytest.mark.parametrize(
@@ -52,3 +53,57 @@ def test_a_missing_variable_is_named(monkeypatch):
     monkeypatch.delenv("HASH_FILE", raising=False)
     with pytest.raises(RuntimeError, match="environment variable HASH_FILE is not set"):
         env.value("HASH_FILE")
+
+
+@pytest.mark.parametrize(
+    ("raw", "n"),
+    [(None, 1), ("", 1), ("x", 1), ("1.5", 1), ("0", 1), ("-4", 1), ("1", 1), ("20", 20), ("500", 500),
+     ("501", 500), ("99999999999999999999", 500)],
+)
+def test_count_clamps_to_1_through_500(raw, n):
+    assert te.count(raw) == n
+
+
+def test_random_ids_are_in_the_table():
+    ids = te.random_ids(2000)
+    assert len(ids) == 2000
+    assert all(1 <= i <= te.WORLD_ROWS for i in ids)
+    assert 1 <= te.random_id() <= te.WORLD_ROWS
+
+
+def test_updates_come_in_lock_order_with_their_new_numbers():
+    worlds = [te.world(9, 1), te.world(3, 2), te.world(9, 5)]
+    assert te.updates_in_lock_order(worlds) == [(3, 2), (9, 1), (9, 5)]
+
+
+def test_fortunes_sorted_adds_the_request_time_fortune_and_sorts_by_code_point():
+    rows = [(1, "fortune: No such file or directory"), (12, "フレームワークのベンチマーク"),
+            (11, "<script>alert(1)</script>"), (2, "A computer scientist")]
+    fortunes = te.fortunes_sorted(rows)
+    assert [f.id for f in fortunes] == [11, 2, 0, 1, 12]
+    assert fortunes[2] == te.Fortune(0, "Additional fortune added at request time.")
+
+
+def test_fortunes_sorted_keeps_orm_objects():
+    class Row:
+        def __init__(self, id_, message):
+            self.id, self.message = id_, message
+
+    row = Row(5, "B")
+    fortunes = te.fortunes_sorted([row])
+    assert fortunes[0] is te.ADDITIONAL and fortunes[1] is row
+
+
+def test_world_cache_answers_from_its_rows():
+    cache = te.WorldCache()
+    assert not cache.filled
+    cache.fill((i, i * 2) for i in range(1, te.WORLD_ROWS + 1))
+    assert cache.filled
+    picked = cache.pick(300)
+    assert len(picked) == 300
+    assert all(w["randomNumber"] == 2 * w["id"] for w in picked)
+
+
+def test_db_pool_total_reads_a_positive_integer(monkeypatch):
+    monkeypatch.setenv("DB_POOL_TOTAL", "3")
+    assert env.db_pool_total() == 3

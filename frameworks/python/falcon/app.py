@@ -3,13 +3,22 @@
 import random
 
 import falcon
-from shootout_common import env, hashing, psycopg_sessions
+import jinja2
+from shootout_common import env, hashing, psycopg_queries, psycopg_sessions
+from shootout_common import techempower as te
 
 HASH_FILE = env.value("HASH_FILE")
 
 # Created at import, so in each gunicorn worker after the fork (no --preload). A sync worker uses one
 # connection at a time.
 pool = psycopg_sessions.create_pool()
+
+# Filled once per worker, at import (after the fork), for cached.
+world_cache = te.WorldCache()
+psycopg_queries.fill_cache(world_cache, pool)
+
+# Falcon has no template engine of its own; its docs pair it with Jinja2. Autoescaping for .html.
+templates = jinja2.Environment(loader=jinja2.FileSystemLoader("templates"), autoescape=jinja2.select_autoescape())
 
 
 def text(resp: falcon.Response, body: str, status: str = falcon.HTTP_200) -> None:
@@ -58,11 +67,36 @@ class Hash:
         text(resp, hashing.iterated_sha256(HASH_FILE, n))
 
 
+class Queries:
+    def on_get(self, req: falcon.Request, resp: falcon.Response) -> None:
+        resp.media = psycopg_queries.random_worlds(pool, te.count(req.get_param("queries")))
+
+
+class Updates:
+    def on_get(self, req: falcon.Request, resp: falcon.Response) -> None:
+        resp.media = psycopg_queries.updated_worlds(pool, te.count(req.get_param("queries")))
+
+
+class Fortunes:
+    def on_get(self, req: falcon.Request, resp: falcon.Response) -> None:
+        resp.content_type = falcon.MEDIA_HTML  # "text/html; charset=utf-8"
+        resp.text = templates.get_template("fortunes.html").render(fortunes=psycopg_queries.fortunes(pool))
+
+
+class CachedQueries:
+    def on_get(self, req: falcon.Request, resp: falcon.Response) -> None:
+        resp.media = world_cache.pick(te.count(req.get_param("count")))
+
+
 app = falcon.App()
 app.add_route("/plaintext", Plaintext())
 app.add_route("/json", Json())
 app.add_route("/db", Db())
 app.add_route("/session", Session())
 app.add_route("/hash", Hash())
+app.add_route("/queries", Queries())
+app.add_route("/updates", Updates())
+app.add_route("/fortunes", Fortunes())
+app.add_route("/cached-queries", CachedQueries())
 # Falcon's own static route serves STATIC_DIR at /static.
 app.add_static_route("/static", env.value("STATIC_DIR"))

@@ -8,18 +8,26 @@ import random
 
 import falcon
 import falcon.asgi
-from shootout_common import env, hashing, sessions
+import jinja2
+from shootout_common import asyncpg_queries, env, hashing, sessions
+from shootout_common import techempower as te
 
 HASH_FILE = env.value("HASH_FILE")
+
+# Falcon has no template engine of its own; its docs pair it with Jinja2. Autoescaping for .html.
+templates = jinja2.Environment(loader=jinja2.FileSystemLoader("templates"), autoescape=jinja2.select_autoescape())
 
 
 class Pool:
     """Opens the asyncpg pool in the worker's own event loop, at ASGI lifespan startup."""
 
     pool = None
+    world_cache = te.WorldCache()
 
     async def process_startup(self, scope, event) -> None:
         Pool.pool = await sessions.create_pool()
+        # cached's rows, once per worker.
+        await asyncpg_queries.fill_cache(Pool.world_cache, Pool.pool)
 
     async def process_shutdown(self, scope, event) -> None:
         await Pool.pool.close()
@@ -70,6 +78,28 @@ class Hash:
         text(resp, await loop.run_in_executor(None, hashing.iterated_sha256, HASH_FILE, n))
 
 
+class Queries:
+    async def on_get(self, req, resp) -> None:
+        resp.media = await asyncpg_queries.random_worlds(Pool.pool, te.count(req.get_param("queries")))
+
+
+class Updates:
+    async def on_get(self, req, resp) -> None:
+        resp.media = await asyncpg_queries.updated_worlds(Pool.pool, te.count(req.get_param("queries")))
+
+
+class Fortunes:
+    async def on_get(self, req, resp) -> None:
+        fortunes = await asyncpg_queries.fortunes(Pool.pool)
+        resp.content_type = falcon.MEDIA_HTML  # "text/html; charset=utf-8"
+        resp.text = templates.get_template("fortunes.html").render(fortunes=fortunes)
+
+
+class CachedQueries:
+    async def on_get(self, req, resp) -> None:
+        resp.media = Pool.world_cache.pick(te.count(req.get_param("count")))
+
+
 class Echo:
     async def on_websocket(self, req, ws: falcon.asgi.WebSocket) -> None:
         await ws.accept()
@@ -87,5 +117,9 @@ app.add_route("/json", Json())
 app.add_route("/db", Db())
 app.add_route("/session", Session())
 app.add_route("/hash", Hash())
+app.add_route("/queries", Queries())
+app.add_route("/updates", Updates())
+app.add_route("/fortunes", Fortunes())
+app.add_route("/cached-queries", CachedQueries())
 app.add_route("/ws", Echo())
 app.add_static_route("/static", env.value("STATIC_DIR"))

@@ -6,11 +6,15 @@ from typing import Annotated
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import HTMLResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
-from shootout_common import env, hashing, sessions
+from fastapi.templating import Jinja2Templates
+from shootout_common import asyncpg_queries, env, hashing, sessions
+from shootout_common import techempower as te
 
 HASH_FILE = env.value("HASH_FILE")
+# Starlette's Jinja2 integration, as FastAPI's docs use it; its environment autoescapes .html templates.
+templates = Jinja2Templates(directory="templates")
 
 
 @contextlib.asynccontextmanager
@@ -18,6 +22,8 @@ async def lifespan(app: FastAPI):
     # Opened in the lifespan, i.e. inside each worker's own event loop.
     async with sessions.create_pool() as pool:
         app.state.pool = pool
+        app.state.world_cache = te.WorldCache()
+        await asyncpg_queries.fill_cache(app.state.world_cache, pool)
         yield
 
 
@@ -67,6 +73,31 @@ async def session(request: Request) -> PlainTextResponse:
 @app.get("/hash", response_class=PlainTextResponse)
 def hash_(n: Annotated[int, Query(ge=1, le=hashing.MAX_N)]) -> str:
     return hashing.iterated_sha256(HASH_FILE, n)
+
+
+# The count is a string: out-of-range and non-integer values mean 1 or 500 here, not a 400.
+Count = Annotated[str | None, Query()]
+
+
+@app.get("/queries")
+async def queries(request: Request, queries: Count = None) -> list[dict[str, int]]:
+    return await asyncpg_queries.random_worlds(request.app.state.pool, te.count(queries))
+
+
+@app.get("/updates")
+async def updates(request: Request, queries: Count = None) -> list[dict[str, int]]:
+    return await asyncpg_queries.updated_worlds(request.app.state.pool, te.count(queries))
+
+
+@app.get("/fortunes", response_class=HTMLResponse)
+async def fortunes(request: Request):
+    fortunes = await asyncpg_queries.fortunes(request.app.state.pool)
+    return templates.TemplateResponse(request, "fortunes.html", {"fortunes": fortunes})
+
+
+@app.get("/cached-queries")
+async def cached_queries(request: Request, count: Count = None) -> list[dict[str, int]]:
+    return request.app.state.world_cache.pick(te.count(count))
 
 
 @app.websocket("/ws")

@@ -2,8 +2,9 @@
 
 import random
 
-from flask import Flask, Response, jsonify, request
-from shootout_common import env, hashing, psycopg_sessions
+from flask import Flask, Response, jsonify, render_template, request
+from shootout_common import env, hashing, psycopg_queries, psycopg_sessions
+from shootout_common import techempower as te
 
 # Flask's own static route (send_from_directory underneath) serves STATIC_DIR at /static.
 app = Flask(__name__, static_folder=env.value("STATIC_DIR"), static_url_path="/static")
@@ -13,6 +14,10 @@ HASH_FILE = env.value("HASH_FILE")
 # Created at import, so in each gunicorn worker after the fork (no --preload). A sync worker uses one
 # connection at a time, the gthread worker and the threaded dev server one per busy thread.
 pool = psycopg_sessions.create_pool()
+
+# Filled once per worker, at import (after the fork), for cached.
+world_cache = te.WorldCache()
+psycopg_queries.fill_cache(world_cache, pool)
 
 
 def text(body: str, status: int = 200) -> Response:
@@ -54,3 +59,24 @@ def hash_():
     except ValueError as reason:
         return text(str(reason), 400)
     return text(hashing.iterated_sha256(HASH_FILE, n))
+
+
+@app.get("/queries")
+def queries():
+    return jsonify(psycopg_queries.random_worlds(pool, te.count(request.args.get("queries"))))
+
+
+@app.get("/updates")
+def updates():
+    return jsonify(psycopg_queries.updated_worlds(pool, te.count(request.args.get("queries"))))
+
+
+@app.get("/fortunes")
+def fortunes():
+    # Flask's Jinja2 environment autoescapes .html templates.
+    return render_template("fortunes.html", fortunes=psycopg_queries.fortunes(pool))
+
+
+@app.get("/cached-queries")
+def cached_queries():
+    return jsonify(world_cache.pick(te.count(request.args.get("count"))))

@@ -2,8 +2,9 @@
 
 import random
 
-from quart import Quart, Response, request, websocket
-from shootout_common import env, hashing, sessions
+from quart import Quart, Response, render_template, request, websocket
+from shootout_common import asyncpg_queries, env, hashing, sessions
+from shootout_common import techempower as te
 
 HASH_FILE = env.value("HASH_FILE")
 
@@ -15,6 +16,8 @@ app = Quart(__name__, static_folder=env.value("STATIC_DIR"), static_url_path="/s
 async def open_pool() -> None:
     # Runs in every worker process, inside that worker's own event loop.
     app.pool = await sessions.create_pool()
+    app.world_cache = te.WorldCache()
+    await asyncpg_queries.fill_cache(app.world_cache, app.pool)
 
 
 @app.after_serving
@@ -62,6 +65,27 @@ def hash_() -> Response:
     except ValueError as reason:
         return text(str(reason), 400)
     return text(hashing.iterated_sha256(HASH_FILE, n))
+
+
+@app.get("/queries")
+async def queries() -> list[dict[str, int]]:
+    return await asyncpg_queries.random_worlds(app.pool, te.count(request.args.get("queries")))
+
+
+@app.get("/updates")
+async def updates() -> list[dict[str, int]]:
+    return await asyncpg_queries.updated_worlds(app.pool, te.count(request.args.get("queries")))
+
+
+@app.get("/fortunes")
+async def fortunes() -> str:
+    # Quart's Jinja2 environment autoescapes .html templates.
+    return await render_template("fortunes.html", fortunes=await asyncpg_queries.fortunes(app.pool))
+
+
+@app.get("/cached-queries")
+async def cached_queries() -> list[dict[str, int]]:
+    return app.world_cache.pick(te.count(request.args.get("count")))
 
 
 @app.websocket("/ws")

@@ -7,13 +7,18 @@ from sanic import Sanic
 from sanic.response import HTTPResponse
 from sanic.response import json as json_response
 from sanic.response import text
-from shootout_common import env, hashing, sessions
+from sanic_ext import render
+from shootout_common import asyncpg_queries, env, hashing, sessions
+from shootout_common import techempower as te
 
 from http_date import http_date
 
 HASH_FILE = env.value("HASH_FILE")
 
 app = Sanic("webshootout")
+# Sanic Extensions (installed for its Jinja2 templating, which autoescapes .html templates) would also
+# serve OpenAPI documents and UIs: a production API does not.
+app.config.OAS = False
 app.static("/static", env.value("STATIC_DIR"), name="static")
 
 
@@ -21,6 +26,8 @@ app.static("/static", env.value("STATIC_DIR"), name="static")
 async def open_pool(app: Sanic) -> None:
     # Runs in every worker process, inside that worker's own event loop.
     app.ctx.pool = await sessions.create_pool()
+    app.ctx.world_cache = te.WorldCache()
+    await asyncpg_queries.fill_cache(app.ctx.world_cache, app.ctx.pool)
 
 
 @app.after_server_stop
@@ -72,6 +79,29 @@ async def hash_(request) -> HTTPResponse:
         return text(str(reason), status=400)
     # In a worker thread, so the file read and the hash chain do not stall the event loop.
     return text(await asyncio.to_thread(hashing.iterated_sha256, HASH_FILE, n))
+
+
+@app.get("/queries")
+async def queries(request) -> HTTPResponse:
+    n = te.count(request.args.get("queries"))
+    return json_response(await asyncpg_queries.random_worlds(request.app.ctx.pool, n))
+
+
+@app.get("/updates")
+async def updates(request) -> HTTPResponse:
+    n = te.count(request.args.get("queries"))
+    return json_response(await asyncpg_queries.updated_worlds(request.app.ctx.pool, n))
+
+
+@app.get("/fortunes")
+async def fortunes(request) -> HTTPResponse:
+    fortunes = await asyncpg_queries.fortunes(request.app.ctx.pool)
+    return await render("fortunes.html", context={"fortunes": fortunes})
+
+
+@app.get("/cached-queries")
+async def cached_queries(request) -> HTTPResponse:
+    return json_response(request.app.ctx.world_cache.pick(te.count(request.args.get("count"))))
 
 
 @app.websocket("/ws")

@@ -3,13 +3,17 @@
 import contextlib
 import random
 
-from shootout_common import env, hashing, sessions
+from shootout_common import asyncpg_queries, env, hashing, sessions
+from shootout_common import techempower as te
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
 
 HASH_FILE = env.value("HASH_FILE")
+# Starlette's Jinja2 integration; its environment autoescapes .html templates.
+templates = Jinja2Templates(directory="templates")
 
 
 @contextlib.asynccontextmanager
@@ -17,6 +21,8 @@ async def lifespan(app):
     # Opened in the lifespan, i.e. inside each worker's own event loop after the fork.
     async with sessions.create_pool() as pool:
         app.state.pool = pool
+        app.state.world_cache = te.WorldCache()
+        await asyncpg_queries.fill_cache(app.state.world_cache, pool)
         yield
 
 
@@ -53,6 +59,25 @@ def hash_(request):
     return PlainTextResponse(hashing.iterated_sha256(HASH_FILE, n))
 
 
+async def queries(request):
+    pool = request.app.state.pool
+    return JSONResponse(await asyncpg_queries.random_worlds(pool, te.count(request.query_params.get("queries"))))
+
+
+async def updates(request):
+    pool = request.app.state.pool
+    return JSONResponse(await asyncpg_queries.updated_worlds(pool, te.count(request.query_params.get("queries"))))
+
+
+async def fortunes(request):
+    fortunes = await asyncpg_queries.fortunes(request.app.state.pool)
+    return templates.TemplateResponse(request, "fortunes.html", {"fortunes": fortunes})
+
+
+async def cached_queries(request):
+    return JSONResponse(request.app.state.world_cache.pick(te.count(request.query_params.get("count"))))
+
+
 async def echo(websocket):
     await websocket.accept()
     async for message in websocket.iter_text():
@@ -66,6 +91,10 @@ app = Starlette(
         Route("/db", db),
         Route("/session", session),
         Route("/hash", hash_),
+        Route("/queries", queries),
+        Route("/updates", updates),
+        Route("/fortunes", fortunes),
+        Route("/cached-queries", cached_queries),
         WebSocketRoute("/ws", echo),
         Mount("/static", StaticFiles(directory=env.value("STATIC_DIR"))),
     ],

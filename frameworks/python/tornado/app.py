@@ -15,7 +15,9 @@ import tornado.netutil
 import tornado.process
 import tornado.web
 import tornado.websocket
-from shootout_common import env, hashing, sessions
+from shootout_common import asyncpg_queries, env, hashing, sessions
+from shootout_common import techempower as te
+from tornado.escape import json_encode
 from tornado.ioloop import IOLoop
 
 HASH_FILE = env.value("HASH_FILE")
@@ -52,6 +54,40 @@ class Db(PoolHandler):
         self.write({"id": row["id"], "randomNumber": row["randomnumber"]})
 
 
+class JsonListHandler(PoolHandler):
+    """write() takes a dict, never a list (a JSON array), so an array is encoded here."""
+
+    def write_list(self, rows: list) -> None:
+        self.set_header("Content-Type", "application/json")
+        self.write(json_encode(rows))
+
+
+class Queries(JsonListHandler):
+    async def get(self) -> None:
+        n = te.count(self.get_query_argument("queries", None))
+        self.write_list(await asyncpg_queries.random_worlds(self.pool, n))
+
+
+class Updates(JsonListHandler):
+    async def get(self) -> None:
+        n = te.count(self.get_query_argument("queries", None))
+        self.write_list(await asyncpg_queries.updated_worlds(self.pool, n))
+
+
+class Fortunes(PoolHandler):
+    async def get(self) -> None:
+        # tornado.template escapes every {{ }} expression (autoescape xhtml_escape is the default).
+        self.render("fortunes.html", fortunes=await asyncpg_queries.fortunes(self.pool))
+
+
+class CachedQueries(JsonListHandler):
+    def initialize(self, cache: te.WorldCache) -> None:
+        self.cache = cache
+
+    def get(self) -> None:
+        self.write_list(self.cache.pick(te.count(self.get_query_argument("count", None))))
+
+
 class Session(PoolHandler, TextHandler):
     async def get(self) -> None:
         visit = await sessions.visit(self.pool, self.get_cookie(sessions.COOKIE))
@@ -79,6 +115,8 @@ class Echo(tornado.websocket.WebSocketHandler):
 
 async def serve(sockets: list) -> None:
     async with sessions.create_pool() as pool:
+        world_cache = te.WorldCache()
+        await asyncpg_queries.fill_cache(world_cache, pool)
         app = tornado.web.Application(
             [
                 (r"/plaintext", Plaintext),
@@ -86,11 +124,16 @@ async def serve(sockets: list) -> None:
                 (r"/db", Db, {"pool": pool}),
                 (r"/session", Session, {"pool": pool}),
                 (r"/hash", Hash),
+                (r"/queries", Queries, {"pool": pool}),
+                (r"/updates", Updates, {"pool": pool}),
+                (r"/fortunes", Fortunes, {"pool": pool}),
+                (r"/cached-queries", CachedQueries, {"cache": world_cache}),
                 (r"/ws", Echo),
             ],
             # StaticFileHandler, Tornado's own static path, serves STATIC_DIR at /static/.
             static_path=env.value("STATIC_DIR"),
             static_url_prefix="/static/",
+            template_path="templates",
             # No access log: one log line per request is not part of what is measured.
             log_function=lambda handler: None,
         )

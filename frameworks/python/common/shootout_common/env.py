@@ -22,3 +22,8 @@ def positive_int(name: str) -> int:
 def db_pool() -> int:
     """Database connections this process may open: its pool's minimum and maximum (docs/fairness.md)."""
     return positive_int("DB_POOL")
+
+
+def db_pool_total() -> int:
+    """Database connections in all: the one pool of a one-process server (docs/fairness.md)."""
+    return positive_int("DB_POOL_TOTAL")

@@ -11,12 +11,13 @@ from .visit import COOKIE, Visit, data as _data
 __all__ = ["COOKIE", "Visit", "create_pool", "visit"]
 
 
-def create_pool() -> asyncpg.Pool:
-    """DATABASE_URL's pool, DB_POOL connections; await it, or use it with `async with`.
+def create_pool(size: int | None = None) -> asyncpg.Pool:
+    """DATABASE_URL's pool, DB_POOL connections unless size says otherwise (DB_POOL_TOTAL for a
+    one-process server); await it, or use it with `async with`.
 
     Create it inside the worker's own event loop (after any fork): a pool belongs to one loop.
     """
-    size = env.db_pool()
+    size = size or env.db_pool()
     return asyncpg.create_pool(env.value("DATABASE_URL"), min_size=size, max_size=size)
 
 

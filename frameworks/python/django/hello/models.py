@@ -10,3 +10,14 @@ class World(models.Model):
     class Meta:
         db_table = "world"
         managed = False
+
+
+class Fortune(models.Model):
+    """Seeded by the harness like World."""
+
+    id = models.IntegerField(primary_key=True)
+    message = models.TextField()
+
+    class Meta:
+        db_table = "fortune"
+        managed = False

@@ -4,9 +4,12 @@ import random
 
 from django.conf import settings
 from django.http import HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.shortcuts import render
 from shootout_common import hashing
+from shootout_common import techempower as te
 
-from hello.models import World
+from hello import world_cache
+from hello.models import Fortune, World
 
 HASH_FILE = settings.HASH_FILE
 # Django adds no charset to a content_type given whole.
@@ -43,3 +46,34 @@ def hash_(request):
     except ValueError as reason:
         return HttpResponseBadRequest(str(reason), content_type=TEXT)
     return text(hashing.iterated_sha256(HASH_FILE, n))
+
+
+def _worlds(n: int) -> list[World]:
+    return [World.objects.get(pk=i) for i in te.random_ids(n)]
+
+
+def _answer(worlds) -> JsonResponse:
+    return JsonResponse([te.world(w.id, w.randomnumber) for w in worlds], safe=False)
+
+
+def queries(request):
+    return _answer(_worlds(te.count(request.GET.get("queries"))))
+
+
+def updates(request):
+    worlds = _worlds(te.count(request.GET.get("queries")))
+    for w in worlds:
+        w.randomnumber = te.random_id()
+    # One UPDATE ... SET randomnumber = CASE id WHEN ... statement for all the rows (Django batches a
+    # bulk_update only on backends with a parameter limit, which PostgreSQL has not).
+    World.objects.bulk_update(worlds, ["randomnumber"])
+    return _answer(worlds)
+
+
+def fortunes(request):
+    # Django's template engine autoescapes every variable; render() answers text/html; charset=utf-8.
+    return render(request, "fortunes.html", {"fortunes": te.fortunes_sorted(Fortune.objects.all())})
+
+
+def cached_queries(request):
+    return JsonResponse(world_cache.pick(te.count(request.GET.get("count"))), safe=False)

@@ -43,6 +43,18 @@ DATABASES = {
     }
 }
 
+# Fortunes: Django's own template engine, templates from each app's templates/ folder.
+TEMPLATES = [{"BACKEND": "django.template.backends.django.DjangoTemplates", "APP_DIRS": True}]
+
+# cached: Django's in-process cache, holding every world row without expiry or culling.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "TIMEOUT": None,
+        "OPTIONS": {"MAX_ENTRIES": 20_000},
+    }
+}
+
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 # STATIC_DIR plays the part of collectstatic's output; WhiteNoise indexes it at start-up.

@@ -8,4 +8,8 @@ urlpatterns = [
     path("db", views.db),
     path("session", views.session),
     path("hash", views.hash_),
+    path("queries", views.queries),
+    path("updates", views.updates),
+    path("fortunes", views.fortunes),
+    path("cached-queries", views.cached_queries),
 ]

@@ -1,0 +1,122 @@
+"""webshootout workloads on aiohttp's web server (see docs/workloads.md).
+
+`python app.py` serves with aiohttp's own runner (web.run_app), one process; gunicorn's aiohttp
+worker (aiohttp.GunicornWebWorker) serves `app:gunicorn_app` in each of its worker processes.
+"""
+
+import asyncio
+
+import aiohttp_jinja2
+import jinja2
+from aiohttp import WSMsgType, web
+from shootout_common import asyncpg_queries, env, hashing, sessions
+from shootout_common import techempower as te
+
+HASH_FILE = env.value("HASH_FILE")
+
+POOL = web.AppKey("pool", object)
+WORLD_CACHE = web.AppKey("world_cache", te.WorldCache)
+
+
+def text(body: str, status: int = 200) -> web.Response:
+    return web.Response(text=body, status=status)  # text/plain; charset=utf-8
+
+
+async def plaintext(request: web.Request) -> web.Response:
+    return text("Hello, World!")
+
+
+async def json_(request: web.Request) -> web.Response:
+    return web.json_response({"message": "Hello, World!"})
+
+
+async def db(request: web.Request) -> web.Response:
+    row = await request.app[POOL].fetchrow(te.SELECT_WORLD_ASYNCPG, te.random_id())
+    return web.json_response(te.world(row["id"], row["randomnumber"]))
+
+
+async def session(request: web.Request) -> web.Response:
+    visit = await sessions.visit(request.app[POOL], request.cookies.get(sessions.COOKIE))
+    response = text(f"Count is {visit.count}")
+    if visit.is_new:
+        response.set_cookie(sessions.COOKIE, visit.uid, httponly=True, samesite="Lax")
+    return response
+
+
+async def hash_(request: web.Request) -> web.Response:
+    try:
+        n = hashing.parse_n(request.query.get("n"))
+    except ValueError as reason:
+        return text(str(reason), 400)
+    # In the loop's default executor, so the file read and the hash chain do not stall the loop.
+    loop = asyncio.get_running_loop()
+    return text(await loop.run_in_executor(None, hashing.iterated_sha256, HASH_FILE, n))
+
+
+async def queries(request: web.Request) -> web.Response:
+    n = te.count(request.query.get("queries"))
+    return web.json_response(await asyncpg_queries.random_worlds(request.app[POOL], n))
+
+
+async def updates(request: web.Request) -> web.Response:
+    n = te.count(request.query.get("queries"))
+    return web.json_response(await asyncpg_queries.updated_worlds(request.app[POOL], n))
+
+
+@aiohttp_jinja2.template("fortunes.html")
+async def fortunes(request: web.Request) -> dict:
+    return {"fortunes": await asyncpg_queries.fortunes(request.app[POOL])}
+
+
+async def cached_queries(request: web.Request) -> web.Response:
+    return web.json_response(request.app[WORLD_CACHE].pick(te.count(request.query.get("count"))))
+
+
+async def echo(request: web.Request) -> web.WebSocketResponse:
+    ws = web.WebSocketResponse()
+    await ws.prepare(request)
+    async for message in ws:
+        if message.type == WSMsgType.TEXT:
+            await ws.send_str(message.data)
+        elif message.type == WSMsgType.BINARY:
+            await ws.send_bytes(message.data)
+    return ws
+
+
+def create_app(pool_size: int) -> web.Application:
+    async def database(app: web.Application):
+        # Opened in the serving process's own event loop, closed at shutdown.
+        async with sessions.create_pool(pool_size) as pool:
+            app[POOL] = pool
+            app[WORLD_CACHE] = te.WorldCache()
+            await asyncpg_queries.fill_cache(app[WORLD_CACHE], pool)
+            yield
+
+    app = web.Application()
+    app.cleanup_ctx.append(database)
+    # aiohttp-jinja2, aiohttp's Jinja2 integration; it turns autoescaping on by default.
+    aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader("templates"))
+    app.router.add_get("/plaintext", plaintext)
+    app.router.add_get("/json", json_)
+    app.router.add_get("/db", db)
+    app.router.add_get("/session", session)
+    app.router.add_get("/hash", hash_)
+    app.router.add_get("/queries", queries)
+    app.router.add_get("/updates", updates)
+    app.router.add_get("/fortunes", fortunes)
+    app.router.add_get("/cached-queries", cached_queries)
+    app.router.add_get("/ws", echo)
+    # aiohttp's static route (sendfile underneath) serves STATIC_DIR at /static.
+    app.router.add_static("/static", env.value("STATIC_DIR"))
+    return app
+
+
+async def gunicorn_app() -> web.Application:
+    """The factory gunicorn's aiohttp worker awaits in each worker: DB_POOL connections per process."""
+    return create_app(env.db_pool())
+
+
+if __name__ == "__main__":
+    # One process serves every connection: its pool is the whole DB_POOL_TOTAL. No access log.
+    web.run_app(create_app(env.db_pool_total()), host=env.value("HOST"), port=env.positive_int("PORT"),
+                access_log=None, print=None)

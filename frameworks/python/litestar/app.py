@@ -1,0 +1,96 @@
+"""webshootout workloads on Litestar (see docs/workloads.md), served by uvicorn."""
+
+import contextlib
+from pathlib import Path
+
+from litestar import Litestar, MediaType, Request, Response, get, websocket_listener
+from litestar.datastructures import Cookie, State
+from litestar.plugins.jinja import JinjaTemplateEngine
+from litestar.response import Template
+from litestar.static_files import create_static_files_router
+from litestar.template.config import TemplateConfig
+from shootout_common import asyncpg_queries, env, hashing, sessions
+from shootout_common import techempower as te
+
+HASH_FILE = env.value("HASH_FILE")
+
+
+@contextlib.asynccontextmanager
+async def database(app: Litestar):
+    # Opened in the lifespan, i.e. inside each uvicorn worker's own event loop.
+    async with sessions.create_pool() as pool:
+        app.state.pool = pool
+        app.state.world_cache = te.WorldCache()
+        await asyncpg_queries.fill_cache(app.state.world_cache, pool)
+        yield
+
+
+@get("/plaintext", media_type=MediaType.TEXT)
+async def plaintext() -> str:
+    return "Hello, World!"
+
+
+@get("/json")
+async def json_() -> dict[str, str]:
+    return {"message": "Hello, World!"}
+
+
+@get("/db")
+async def db(state: State) -> dict[str, int]:
+    row = await state.pool.fetchrow(te.SELECT_WORLD_ASYNCPG, te.random_id())
+    return te.world(row["id"], row["randomnumber"])
+
+
+@get("/session", media_type=MediaType.TEXT)
+async def session(request: Request, state: State) -> Response[str]:
+    visit = await sessions.visit(state.pool, request.cookies.get(sessions.COOKIE))
+    cookies = [Cookie(key=sessions.COOKIE, value=visit.uid, httponly=True, samesite="lax")] if visit.is_new else []
+    return Response(f"Count is {visit.count}", media_type=MediaType.TEXT, cookies=cookies)
+
+
+# sync_to_thread: Litestar runs it in its thread pool, so the file read and the hash chain do not stall
+# the event loop. n is taken as text: the contract wants a one-line reason, not Litestar's JSON error.
+@get("/hash", media_type=MediaType.TEXT, sync_to_thread=True)
+def hash_(n: str | None = None) -> Response[str]:
+    try:
+        count = hashing.parse_n(n)
+    except ValueError as reason:
+        return Response(str(reason), status_code=400, media_type=MediaType.TEXT)
+    return Response(hashing.iterated_sha256(HASH_FILE, count), media_type=MediaType.TEXT)
+
+
+# The counts are text: out-of-range and non-integer values mean 1 or 500 here, not a 400.
+@get("/queries")
+async def queries(state: State, queries: str | None = None) -> list[dict[str, int]]:
+    return await asyncpg_queries.random_worlds(state.pool, te.count(queries))
+
+
+@get("/updates")
+async def updates(state: State, queries: str | None = None) -> list[dict[str, int]]:
+    return await asyncpg_queries.updated_worlds(state.pool, te.count(queries))
+
+
+@get("/fortunes")
+async def fortunes(state: State) -> Template:
+    return Template(template_name="fortunes.html", context={"fortunes": await asyncpg_queries.fortunes(state.pool)})
+
+
+@get("/cached-queries")
+async def cached_queries(state: State, count: str | None = None) -> list[dict[str, int]]:
+    return state.world_cache.pick(te.count(count))
+
+
+@websocket_listener("/ws")
+async def echo(data: str) -> str:
+    return data
+
+
+app = Litestar(
+    route_handlers=[
+        plaintext, json_, db, session, hash_, queries, updates, fortunes, cached_queries, echo,
+        create_static_files_router(path="/static", directories=[env.value("STATIC_DIR")]),
+    ],
+    lifespan=[database],
+    # Litestar's Jinja2 engine, which turns autoescaping on.
+    template_config=TemplateConfig(directory=Path("templates"), engine=JinjaTemplateEngine),
+)
