@@ -5,7 +5,6 @@ import (
 	crand "crypto/rand"
 	"encoding/json"
 	"errors"
-	"math/rand/v2"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -28,14 +27,6 @@ type sessionData struct {
 type Visit struct {
 	Count    int
 	FreshUID string // the uid to set as cookie; "" when the visitor was known
-}
-
-// RandomWorld reads one row of a uniformly drawn id.
-func RandomWorld(ctx context.Context, pool *pgxpool.Pool) (World, error) {
-	var row World
-	err := pool.QueryRow(ctx, "SELECT id, randomnumber FROM world WHERE id = $1",
-		rand.IntN(10000)+1).Scan(&row.ID, &row.RandomNumber)
-	return row, err
 }
 
 // Bump increments the visitor's counter in one transaction that locks the row, or creates a visitor

@@ -2,6 +2,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"log"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 
 type app struct {
 	pool     *pgxpool.Pool
+	cache    *common.WorldCache
 	hashFile common.HashFile
 	static   fasthttp.RequestHandler
 	upgrader websocket.FastHTTPUpgrader
@@ -43,6 +45,39 @@ func (a *app) db(ctx *fasthttp.RequestCtx) {
 		return
 	}
 	writeJSON(ctx, row)
+}
+
+func (a *app) queries(ctx *fasthttp.RequestCtx) {
+	rows, err := common.RandomWorlds(ctx, a.pool, common.Count(string(ctx.QueryArgs().Peek("queries"))))
+	if err != nil {
+		text(ctx, fasthttp.StatusInternalServerError, err.Error())
+		return
+	}
+	writeJSON(ctx, rows)
+}
+
+func (a *app) updates(ctx *fasthttp.RequestCtx) {
+	rows, err := common.UpdateWorlds(ctx, a.pool, common.Count(string(ctx.QueryArgs().Peek("queries"))))
+	if err != nil {
+		text(ctx, fasthttp.StatusInternalServerError, err.Error())
+		return
+	}
+	writeJSON(ctx, rows)
+}
+
+// fortunes renders with html/template: fasthttp has no template engine of its own. The page is rendered
+// into the response body, which is reset to an error text if the template fails.
+func (a *app) fortunes(ctx *fasthttp.RequestCtx) {
+	rows, err := common.Fortunes(ctx, a.pool)
+	if err != nil {
+		text(ctx, fasthttp.StatusInternalServerError, err.Error())
+		return
+	}
+	ctx.SetContentType("text/html; charset=utf-8")
+	if err := common.FortunesTemplate.Execute(ctx, rows); err != nil {
+		ctx.ResetBody()
+		text(ctx, fasthttp.StatusInternalServerError, err.Error())
+	}
 }
 
 func (a *app) session(ctx *fasthttp.RequestCtx) {
@@ -97,6 +132,14 @@ func (a *app) route(ctx *fasthttp.RequestCtx) {
 		a.session(ctx)
 	case "/hash":
 		a.hash(ctx)
+	case "/queries":
+		a.queries(ctx)
+	case "/updates":
+		a.updates(ctx)
+	case "/fortunes":
+		a.fortunes(ctx)
+	case "/cached-queries":
+		writeJSON(ctx, a.cache.Random(common.Count(string(ctx.QueryArgs().Peek("count")))))
 	case "/ws":
 		a.websocket(ctx)
 	default:
@@ -116,7 +159,11 @@ func main() {
 		Root:        env.StaticDir,
 		PathRewrite: fasthttp.NewPathPrefixStripper(len("/static")),
 	}
-	a := &app{pool: pool, hashFile: env.HashFile, static: fs.NewRequestHandler()}
+	cache, err := common.LoadWorldCache(context.Background(), pool)
+	if err != nil {
+		log.Fatal(err)
+	}
+	a := &app{pool: pool, cache: cache, hashFile: env.HashFile, static: fs.NewRequestHandler()}
 	// fasthttp sends Server (this Name) and a Date it refreshes every second on every response.
 	server := &fasthttp.Server{Handler: a.route, Name: "fasthttp"}
 

@@ -2,6 +2,8 @@
 package main
 
 import (
+	"context"
+	"html/template"
 	"log"
 	"net/http"
 
@@ -14,6 +16,7 @@ import (
 
 type app struct {
 	pool     *pgxpool.Pool
+	cache    *common.WorldCache
 	hashFile common.HashFile
 	upgrader websocket.Upgrader
 }
@@ -25,6 +28,37 @@ func (a *app) db(c *gin.Context) {
 		return
 	}
 	c.JSON(http.StatusOK, row)
+}
+
+func (a *app) queries(c *gin.Context) {
+	rows, err := common.RandomWorlds(c, a.pool, common.Count(c.Query("queries")))
+	if err != nil {
+		c.String(http.StatusInternalServerError, err.Error())
+		return
+	}
+	c.JSON(http.StatusOK, rows)
+}
+
+func (a *app) updates(c *gin.Context) {
+	rows, err := common.UpdateWorlds(c, a.pool, common.Count(c.Query("queries")))
+	if err != nil {
+		c.String(http.StatusInternalServerError, err.Error())
+		return
+	}
+	c.JSON(http.StatusOK, rows)
+}
+
+func (a *app) fortunes(c *gin.Context) {
+	rows, err := common.Fortunes(c, a.pool)
+	if err != nil {
+		c.String(http.StatusInternalServerError, err.Error())
+		return
+	}
+	c.HTML(http.StatusOK, "fortunes", rows)
+}
+
+func (a *app) cached(c *gin.Context) {
+	c.JSON(http.StatusOK, a.cache.Random(common.Count(c.Query("count"))))
 }
 
 func (a *app) session(c *gin.Context) {
@@ -57,9 +91,15 @@ func main() {
 	env, pool := common.Start()
 	defer pool.Close()
 
-	a := &app{pool: pool, hashFile: env.HashFile}
+	cache, err := common.LoadWorldCache(context.Background(), pool)
+	if err != nil {
+		log.Fatal(err)
+	}
+	a := &app{pool: pool, cache: cache, hashFile: env.HashFile}
 	// gin.New rather than gin.Default: no per-request access log, only panic recovery.
 	r := gin.New()
+	// Gin's HTML rendering is html/template; the page is the shared one, parsed here for gin alone.
+	r.SetHTMLTemplate(template.Must(template.New("fortunes").Parse(common.FortunesHTML)))
 	r.Use(gin.Recovery())
 	// Registered before the routes so that it also runs for 404s and static files; net/http sets Date.
 	r.Use(func(c *gin.Context) { c.Header("Server", "Gin") })
@@ -68,6 +108,10 @@ func main() {
 	r.GET("/db", a.db)
 	r.GET("/session", a.session)
 	r.GET("/hash", a.hash)
+	r.GET("/queries", a.queries)
+	r.GET("/updates", a.updates)
+	r.GET("/fortunes", a.fortunes)
+	r.GET("/cached-queries", a.cached)
 	r.GET("/ws", a.websocket)
 	// Static is http.FileServer underneath: the directory path answers with its index.html.
 	r.Static("/static", env.StaticDir)

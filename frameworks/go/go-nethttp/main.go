@@ -2,6 +2,7 @@
 package main
 
 import (
+	"context"
 	"log"
 	"net/http"
 
@@ -34,13 +35,21 @@ func main() {
 	env, pool := common.Start()
 	defer pool.Close()
 
-	h := &stdhttp.Handlers{Pool: pool, HashFile: env.HashFile}
+	cache, err := common.LoadWorldCache(context.Background(), pool)
+	if err != nil {
+		log.Fatal(err)
+	}
+	h := &stdhttp.Handlers{Pool: pool, HashFile: env.HashFile, Cache: cache}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /plaintext", h.Plaintext)
 	mux.HandleFunc("GET /json", h.JSON)
 	mux.HandleFunc("GET /db", h.DB)
 	mux.HandleFunc("GET /session", h.Session)
 	mux.HandleFunc("GET /hash", h.Hash)
+	mux.HandleFunc("GET /queries", h.Queries)
+	mux.HandleFunc("GET /updates", h.Updates)
+	mux.HandleFunc("GET /fortunes", h.Fortunes)
+	mux.HandleFunc("GET /cached-queries", h.Cached)
 	// FileServer answers the directory with its index.html (and redirects the explicit
 	// /index.html path to it), so the workload's path is the directory.
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServer(http.Dir(env.StaticDir))))

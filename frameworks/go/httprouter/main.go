@@ -2,6 +2,7 @@
 package main
 
 import (
+	"context"
 	"log"
 	"net/http"
 
@@ -26,13 +27,21 @@ func main() {
 	defer pool.Close()
 
 	// The handlers take no route parameters: httprouter's HandlerFunc adapter routes to them as they are.
-	h := &stdhttp.Handlers{Pool: pool, HashFile: env.HashFile}
+	cache, err := common.LoadWorldCache(context.Background(), pool)
+	if err != nil {
+		log.Fatal(err)
+	}
+	h := &stdhttp.Handlers{Pool: pool, HashFile: env.HashFile, Cache: cache}
 	router := httprouter.New()
 	router.HandlerFunc(http.MethodGet, "/plaintext", h.Plaintext)
 	router.HandlerFunc(http.MethodGet, "/json", h.JSON)
 	router.HandlerFunc(http.MethodGet, "/db", h.DB)
 	router.HandlerFunc(http.MethodGet, "/session", h.Session)
 	router.HandlerFunc(http.MethodGet, "/hash", h.Hash)
+	router.HandlerFunc(http.MethodGet, "/queries", h.Queries)
+	router.HandlerFunc(http.MethodGet, "/updates", h.Updates)
+	router.HandlerFunc(http.MethodGet, "/fortunes", h.Fortunes)
+	router.HandlerFunc(http.MethodGet, "/cached-queries", h.Cached)
 	router.GET("/ws", echo)
 	// ServeFiles is http.FileServer underneath: the directory path answers with its index.html.
 	router.ServeFiles("/static/*filepath", http.Dir(env.StaticDir))

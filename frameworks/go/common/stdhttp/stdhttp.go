@@ -1,8 +1,9 @@
 // Package stdhttp holds the net/http handlers of the workloads that need no router, so that go-nethttp
-// (ServeMux) and httprouter (which routes to plain http.HandlerFuncs) differ only in their routing.
+// (ServeMux), httprouter and chi (which route to plain http.HandlerFuncs) differ only in their routing.
 package stdhttp
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -12,10 +13,12 @@ import (
 	"webshootout/common"
 )
 
-// Handlers serves plaintext, json, db, session and hash.
+// Handlers serves plaintext, json, db, session, hash and TechEmpower's queries, updates, fortunes and
+// cached.
 type Handlers struct {
 	Pool     *pgxpool.Pool
 	HashFile common.HashFile
+	Cache    *common.WorldCache
 }
 
 // WithServer sends the Server header on every response: net/http sets Date itself but no Server.
@@ -59,6 +62,45 @@ func (h *Handlers) DB(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, row)
+}
+
+func (h *Handlers) Queries(w http.ResponseWriter, r *http.Request) {
+	rows, err := common.RandomWorlds(r.Context(), h.Pool, common.Count(r.URL.Query().Get("queries")))
+	if err != nil {
+		text(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	writeJSON(w, rows)
+}
+
+func (h *Handlers) Updates(w http.ResponseWriter, r *http.Request) {
+	rows, err := common.UpdateWorlds(r.Context(), h.Pool, common.Count(r.URL.Query().Get("queries")))
+	if err != nil {
+		text(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	writeJSON(w, rows)
+}
+
+func (h *Handlers) Cached(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, h.Cache.Random(common.Count(r.URL.Query().Get("count"))))
+}
+
+// Fortunes renders into a buffer first, so that a template error can still answer 500.
+func (h *Handlers) Fortunes(w http.ResponseWriter, r *http.Request) {
+	rows, err := common.Fortunes(r.Context(), h.Pool)
+	if err != nil {
+		text(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	var page bytes.Buffer
+	if err := common.FortunesTemplate.Execute(&page, rows); err != nil {
+		text(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(page.Len()))
+	w.Write(page.Bytes())
 }
 
 func (h *Handlers) Session(w http.ResponseWriter, r *http.Request) {

@@ -1,6 +1,7 @@
 package stdhttp
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -39,6 +40,21 @@ func TestHashAnswersTextWithCharset(t *testing.T) {
 		h.Hash(rec, httptest.NewRequest("GET", "/hash"+query, nil))
 		if rec.Code != status || rec.Header().Get("Content-Type") != "text/plain; charset=utf-8" {
 			t.Errorf("%q: %d %q", query, rec.Code, rec.Header().Get("Content-Type"))
+		}
+	}
+}
+
+func TestCachedAnswersTheCountOfRowsAsJSON(t *testing.T) {
+	h := &Handlers{Cache: common.NewWorldCache([]common.World{{ID: 1, RandomNumber: 5}})}
+	for query, want := range map[string]int{"?count=3": 3, "?count=x": 1, "?count=900": 500, "": 1} {
+		rec := httptest.NewRecorder()
+		h.Cached(rec, httptest.NewRequest("GET", "/cached-queries"+query, nil))
+		var rows []common.World
+		if err := json.Unmarshal(rec.Body.Bytes(), &rows); err != nil {
+			t.Fatalf("%q: %v in %q", query, err, rec.Body.String())
+		}
+		if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "application/json" || len(rows) != want {
+			t.Errorf("%q: %d %q, %d rows, want %d", query, rec.Code, rec.Header().Get("Content-Type"), len(rows), want)
 		}
 	}
 }

@@ -1,0 +1,54 @@
+// webshootout workloads on go-chi/chi over net/http (see docs/workloads.md).
+package main
+
+import (
+	"context"
+	"log"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/gorilla/websocket"
+
+	"webshootout/common"
+	"webshootout/common/stdhttp"
+)
+
+var upgrader websocket.Upgrader
+
+func echo(w http.ResponseWriter, r *http.Request) {
+	// gorilla writes the 101 itself, from the headers given here only.
+	if conn, err := upgrader.Upgrade(w, r, w.Header()); err == nil {
+		common.Echo(conn)
+	}
+}
+
+func main() {
+	env, pool := common.Start()
+	defer pool.Close()
+	cache, err := common.LoadWorldCache(context.Background(), pool)
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	// chi routes plain http.HandlerFuncs, so the shared net/http handlers serve as they are; chi has no
+	// session middleware, so session is the shared transaction on usersessions.
+	h := &stdhttp.Handlers{Pool: pool, HashFile: env.HashFile, Cache: cache}
+	r := chi.NewRouter()
+	// No middleware.Logger: no access log.
+	r.Get("/plaintext", h.Plaintext)
+	r.Get("/json", h.JSON)
+	r.Get("/db", h.DB)
+	r.Get("/session", h.Session)
+	r.Get("/hash", h.Hash)
+	r.Get("/queries", h.Queries)
+	r.Get("/updates", h.Updates)
+	r.Get("/fortunes", h.Fortunes)
+	r.Get("/cached-queries", h.Cached)
+	r.Get("/ws", echo)
+	// chi's file-serving idiom is http.FileServer mounted under a prefix: the directory answers with its
+	// index.html.
+	r.Handle("/static/*", http.StripPrefix("/static/", http.FileServer(http.Dir(env.StaticDir))))
+
+	log.Printf("listening on %s with GOMAXPROCS=%d", env.Addr, env.Workers)
+	log.Fatal(http.ListenAndServe(env.Addr, stdhttp.WithServer("chi", r)))
+}

@@ -1,0 +1,114 @@
+// webshootout workloads on gofiber/fiber v2 over fasthttp (see docs/workloads.md).
+package main
+
+import (
+	"context"
+	"log"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/contrib/websocket"
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/template/html/v2"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"webshootout/common"
+)
+
+type app struct {
+	pool     *pgxpool.Pool
+	cache    *common.WorldCache
+	hashFile common.HashFile
+}
+
+func (a *app) db(c *fiber.Ctx) error {
+	row, err := common.RandomWorld(c.UserContext(), a.pool)
+	if err != nil {
+		return err
+	}
+	return c.JSON(row)
+}
+
+func (a *app) queries(c *fiber.Ctx) error {
+	rows, err := common.RandomWorlds(c.UserContext(), a.pool, common.Count(c.Query("queries")))
+	if err != nil {
+		return err
+	}
+	return c.JSON(rows)
+}
+
+func (a *app) updates(c *fiber.Ctx) error {
+	rows, err := common.UpdateWorlds(c.UserContext(), a.pool, common.Count(c.Query("queries")))
+	if err != nil {
+		return err
+	}
+	return c.JSON(rows)
+}
+
+func (a *app) fortunes(c *fiber.Ctx) error {
+	rows, err := common.Fortunes(c.UserContext(), a.pool)
+	if err != nil {
+		return err
+	}
+	return c.Render("fortunes", rows)
+}
+
+func (a *app) cached(c *fiber.Ctx) error {
+	return c.JSON(a.cache.Random(common.Count(c.Query("count"))))
+}
+
+// session is the shared transaction on usersessions: fiber's session middleware needs a storage, and its
+// PostgreSQL one (gofiber/storage/postgres) is refused by the Go module proxy reachable here.
+func (a *app) session(c *fiber.Ctx) error {
+	// Fiber's strings point into the request buffer, reused after the handler: copy.
+	uid := strings.Clone(c.Cookies(common.SessionCookie))
+	visit, err := common.Bump(c.UserContext(), a.pool, uid)
+	if err != nil {
+		return err
+	}
+	if visit.FreshUID != "" {
+		c.Cookie(&fiber.Cookie{Name: common.SessionCookie, Value: visit.FreshUID, Path: "/",
+			HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode})
+	}
+	return c.SendString("Count is " + strconv.Itoa(visit.Count))
+}
+
+func (a *app) hash(c *fiber.Ctx) error {
+	status, body := a.hashFile.Answer(c.Query("n"), c.Context().QueryArgs().Has("n"))
+	return c.Status(status).SendString(body)
+}
+
+func main() {
+	env, pool := common.Start()
+	defer pool.Close()
+	cache, err := common.LoadWorldCache(context.Background(), pool)
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	a := &app{pool: pool, cache: cache, hashFile: env.HashFile}
+	// Fiber's html engine is html/template, loading the shared page from ../common.
+	views := html.NewFileSystem(http.FS(common.Templates), ".html")
+	// Prefork stays off (fiber's default): one process on GOMAXPROCS = WORKERS threads, like the other Go
+	// stacks. No logger middleware: no access log. Fasthttp sends this Server name and a Date it refreshes.
+	server := fiber.New(fiber.Config{
+		ServerHeader:          "Fiber",
+		Views:                 views,
+		DisableStartupMessage: true,
+	})
+	server.Get("/plaintext", func(c *fiber.Ctx) error { return c.SendString("Hello, World!") })
+	server.Get("/json", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"message": "Hello, World!"}) })
+	server.Get("/db", a.db)
+	server.Get("/session", a.session)
+	server.Get("/hash", a.hash)
+	server.Get("/queries", a.queries)
+	server.Get("/updates", a.updates)
+	server.Get("/fortunes", a.fortunes)
+	server.Get("/cached-queries", a.cached)
+	server.Get("/ws", websocket.New(func(conn *websocket.Conn) { common.Echo(conn) }))
+	server.Static("/static", env.StaticDir)
+
+	log.Printf("listening on %s with GOMAXPROCS=%d", env.Addr, env.Workers)
+	log.Fatal(server.Listen(env.Addr))
+}
