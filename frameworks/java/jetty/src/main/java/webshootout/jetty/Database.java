@@ -2,6 +2,7 @@ package webshootout.jetty;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import webshootout.common.Env;
 
 /** The HikariCP pool every database servlet borrows from. */
 final class Database {
@@ -10,7 +11,7 @@ final class Database {
 
     static HikariDataSource pool(Env env) {
         HikariConfig config = new HikariConfig();
-        config.setJdbcUrl("jdbc:postgresql://" + env.pgHost() + ":" + env.pgPort() + "/" + env.pgDatabase());
+        config.setJdbcUrl(env.jdbcUrl());
         config.setUsername(env.pgUser());
         config.setPassword(env.pgPassword());
         // DB_POOL_TOTAL connections (one process serves every core), opened at start and kept (the fairness rule, docs/fairness.md); a fixed-size

@@ -3,7 +3,10 @@ package webshootout.jetty;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
+import javax.sql.DataSource;
 import org.eclipse.jetty.ee10.servlet.ResourceServlet;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
@@ -12,6 +15,9 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.component.LifeCycle;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import webshootout.common.Env;
+import webshootout.common.JdbcWorlds;
+import webshootout.common.WorldCache;
 
 /** Embedded Jetty 12 with one plain servlet per workload, thread per request. */
 public final class Main {
@@ -19,6 +25,13 @@ public final class Main {
     static final String TEXT = "text/plain;charset=utf-8";
 
     private Main() {
+    }
+
+    /** cached's copy of world, read once at start. */
+    private static WorldCache worldCache(DataSource pool) throws SQLException {
+        try (Connection connection = pool.getConnection()) {
+            return new WorldCache(JdbcWorlds.all(connection));
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -48,6 +61,10 @@ public final class Main {
         context.addServlet(new ServletHolder(new DbServlet(pool, mapper)), "/db");
         context.addServlet(new ServletHolder(new SessionServlet(pool, mapper)), "/session");
         context.addServlet(new ServletHolder(new HashServlet(Path.of(env.hashFile()))), "/hash");
+        context.addServlet(new ServletHolder(new WorldServlets.Queries(pool, mapper, false)), "/queries");
+        context.addServlet(new ServletHolder(new WorldServlets.Queries(pool, mapper, true)), "/updates");
+        context.addServlet(new ServletHolder(new FortunesServlet(pool)), "/fortunes");
+        context.addServlet(new ServletHolder(new WorldServlets.Cached(worldCache(pool), mapper)), "/cached-queries");
         ServletHolder files = new ServletHolder("static", ResourceServlet.class);
         files.setInitParameter("baseResource", Path.of(env.staticDir()).toUri().toString());
         files.setInitParameter("pathInfoOnly", "true");

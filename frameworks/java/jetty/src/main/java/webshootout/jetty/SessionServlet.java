@@ -7,13 +7,8 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.util.Base64;
 import javax.sql.DataSource;
+import webshootout.common.JdbcSessions;
 
 /**
  * session: a per-visitor counter in usersessions, the visitor known by a random uid cookie. The servlet
@@ -25,51 +20,39 @@ final class SessionServlet extends HttpServlet {
     record Data(int count) {
     }
 
-    private final DataSource pool;
-    private final ObjectMapper mapper;
-    private final SecureRandom random = new SecureRandom();
+    private final JdbcSessions sessions;
 
     SessionServlet(DataSource pool, ObjectMapper mapper) {
-        this.pool = pool;
-        this.mapper = mapper;
+        this.sessions = new JdbcSessions(pool, new JdbcSessions.Codec() {
+            @Override
+            public int count(String data) throws IOException {
+                return mapper.readValue(data, Data.class).count();
+            }
+
+            @Override
+            public String data(int count) throws IOException {
+                return mapper.writeValueAsString(new Data(count));
+            }
+        });
     }
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response)
             throws IOException, ServletException {
-        String uid = cookie(request);
-        int count;
-        String fresh = null;
-        try (Connection connection = pool.getConnection()) {
-            connection.setAutoCommit(false);
-            try {
-                Integer known = uid == null ? null : lockedCount(connection, uid);
-                if (known == null) {
-                    fresh = newUid();
-                    count = 1;
-                    write(connection, "INSERT INTO usersessions (data, uid) VALUES (?, ?)", fresh, count);
-                } else {
-                    count = known + 1;
-                    write(connection, "UPDATE usersessions SET data = ? WHERE uid = ?", uid, count);
-                }
-                connection.commit();
-            } catch (SQLException | IOException e) {
-                connection.rollback();
-                throw e;
-            } finally {
-                connection.setAutoCommit(true);
-            }
-        } catch (SQLException e) {
+        JdbcSessions.Visit visit;
+        try {
+            visit = sessions.visit(cookie(request));
+        } catch (Exception e) {
             throw new ServletException("updating the session counter", e);
         }
-        if (fresh != null) {
-            Cookie cookie = new Cookie(COOKIE, fresh);
+        if (visit.newUid() != null) {
+            Cookie cookie = new Cookie(COOKIE, visit.newUid());
             cookie.setPath("/");
             cookie.setHttpOnly(true);
             response.addCookie(cookie);
         }
         response.setContentType(Main.TEXT);
-        response.getWriter().print("Count is " + count);
+        response.getWriter().print("Count is " + visit.count());
     }
 
     private static String cookie(HttpServletRequest request) {
@@ -82,30 +65,5 @@ final class SessionServlet extends HttpServlet {
             }
         }
         return null;
-    }
-
-    /** The visitor's count, its row locked until commit; null for an unknown visitor. */
-    private Integer lockedCount(Connection connection, String uid) throws SQLException, IOException {
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT data FROM usersessions WHERE uid = ? FOR UPDATE")) {
-            select.setString(1, uid);
-            try (ResultSet row = select.executeQuery()) {
-                return row.next() ? mapper.readValue(row.getString(1), Data.class).count() : null;
-            }
-        }
-    }
-
-    private void write(Connection connection, String sql, String uid, int count) throws SQLException, IOException {
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            statement.setString(1, mapper.writeValueAsString(new Data(count)));
-            statement.setString(2, uid);
-            statement.executeUpdate();
-        }
-    }
-
-    private String newUid() {
-        byte[] bytes = new byte[18];
-        random.nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 }

@@ -3,11 +3,20 @@ package webshootout.spring;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.jdbc.core.JdbcTemplate;
+import webshootout.common.WorldCache;
 
 @SpringBootApplication
 public class Application {
     /** Spring's String converter defaults to ISO-8859-1: every text answer names UTF-8 instead. */
     static final String TEXT = "text/plain;charset=UTF-8";
+
+    /** cached's copy of world, read once at start. */
+    @Bean
+    WorldCache worldCache(JdbcTemplate jdbc) {
+        return new WorldCache(jdbc.query("SELECT id, randomnumber FROM world", WorldController.ROW));
+    }
 
     public static void main(String[] args) {
         int workers = positive("WORKERS");

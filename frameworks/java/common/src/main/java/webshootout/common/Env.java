@@ -1,13 +1,17 @@
-package webshootout.jetty;
+package webshootout.common;
 
 /** The harness's environment variables, read once at start; a missing or bad one stops the server. */
-record Env(String host, int port, int workers, int dbPool, String hashFile, String staticDir,
+public record Env(String host, int port, int workers, int dbPool, String hashFile, String staticDir,
            String pgHost, int pgPort, String pgUser, String pgPassword, String pgDatabase) {
 
-    static Env fromSystem() {
+    public static Env fromSystem() {
         return new Env(required("HOST"), number("PORT"), number("WORKERS"), number("DB_POOL_TOTAL"), required("HASH_FILE"),
                 required("STATIC_DIR"), required("PGHOST"), number("PGPORT"), required("PGUSER"),
                 required("PGPASSWORD"), required("PGDATABASE"));
+    }
+
+    public String jdbcUrl() {
+        return "jdbc:postgresql://" + pgHost + ":" + pgPort + "/" + pgDatabase;
     }
 
     private static String required(String name) {

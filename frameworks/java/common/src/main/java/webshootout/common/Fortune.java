@@ -1,0 +1,5 @@
+package webshootout.common;
+
+/** A row of table fortune. */
+public record Fortune(int id, String message) {
+}

@@ -1,0 +1,91 @@
+package webshootout.javalin;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.javalin.Javalin;
+import io.javalin.http.staticfiles.Location;
+import java.nio.file.Path;
+import java.sql.Connection;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import webshootout.common.Env;
+import webshootout.common.JdbcWorlds;
+import webshootout.common.WorldCache;
+
+/** Javalin 7 on its embedded Jetty, thread per request, every route declared in the config. */
+public final class Main {
+    static final String TEXT = "text/plain; charset=utf-8";
+
+    private Main() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Env env = Env.fromSystem();
+        HikariDataSource pool = pool(env);
+        WorldCache cache;
+        try (Connection connection = pool.getConnection()) {
+            cache = new WorldCache(JdbcWorlds.all(connection));
+        }
+        DbHandlers db = new DbHandlers(pool, cache);
+        SessionHandler session = new SessionHandler(pool);
+        Path hashFile = Path.of(env.hashFile());
+
+        Javalin app = Javalin.create(config -> {
+            config.startup.showJavalinBanner = false;
+            // Handlers block on JDBC, so Jetty's thread pool is sized like the Jetty stack's: room for every
+            // pooled connection's request plus the CPU-bound ones (Javalin's default is 250 threads).
+            int maxThreads = Math.max(32, 16 * env.workers());
+            QueuedThreadPool threads = new QueuedThreadPool(maxThreads, Math.min(8, maxThreads));
+            threads.setName("http");
+            config.jetty.threadPool = threads;
+            // Our own connector only for its accept queue: the JDK's default backlog (50) drops SYNs when
+            // 64 clients connect at once (see the jetty stack); WORKERS selectors as there.
+            config.jetty.addConnector((server, http) -> {
+                ServerConnector connector = new ServerConnector(server, 1, env.workers(), new HttpConnectionFactory(http));
+                connector.setHost(env.host());
+                connector.setPort(env.port());
+                connector.setAcceptQueueSize(1024);
+                return connector;
+            });
+            config.staticFiles.add(files -> {
+                files.hostedPath = "/static";
+                files.directory = env.staticDir();
+                files.location = Location.EXTERNAL;
+            });
+            // Javalin turns Jetty's Server header off and sets none: the contract's fallback, its name.
+            config.routes.before(ctx -> ctx.header("Server", "Javalin"));
+            config.routes.get("/plaintext", ctx -> ctx.contentType(TEXT).result("Hello, World!"));
+            config.routes.get("/json", ctx -> ctx.json(new Message("Hello, World!")));
+            config.routes.get("/db", db::db);
+            config.routes.get("/queries", db::queries);
+            config.routes.get("/updates", db::updates);
+            config.routes.get("/fortunes", db::fortunes);
+            config.routes.get("/cached-queries", db::cached);
+            config.routes.get("/session", session);
+            config.routes.get("/hash", ctx -> HashHandler.handle(ctx, hashFile));
+            config.routes.ws("/ws", ws -> ws.onMessage(message -> message.send(message.message())));
+        });
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            app.stop();
+            pool.close();
+        }));
+        app.start();
+    }
+
+    record Message(String message) {
+    }
+
+    private static HikariDataSource pool(Env env) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(env.jdbcUrl());
+        config.setUsername(env.pgUser());
+        config.setPassword(env.pgPassword());
+        // DB_POOL_TOTAL connections (one process serves every core), opened at start and kept (the fairness
+        // rule, docs/fairness.md); a fixed-size pool is also what HikariCP's documentation recommends.
+        config.setMaximumPoolSize(env.dbPool());
+        config.setMinimumIdle(env.dbPool());
+        config.setPoolName("webshootout");
+        return new HikariDataSource(config);
+    }
+}

@@ -1,0 +1,46 @@
+package webshootout.vertx;
+
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+import java.util.ArrayList;
+import java.util.List;
+import webshootout.common.Env;
+import webshootout.common.World;
+import webshootout.common.WorldCache;
+
+/** Vert.x 5: WORKERS event loops, one HTTP server verticle on each, sharing the port and one PostgreSQL pool. */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        Env env = Env.fromSystem();
+        // No worker-thread tuning beyond Vert.x's defaults: only hash (blocking file read, CPU) runs there.
+        Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(env.workers()));
+        PgConnectOptions connect = new PgConnectOptions().setHost(env.pgHost()).setPort(env.pgPort())
+                .setUser(env.pgUser()).setPassword(env.pgPassword()).setDatabase(env.pgDatabase())
+                .setCachePreparedStatements(true);
+        // One process: DB_POOL_TOTAL connections in all (the fairness rule, docs/fairness.md), shared by the
+        // verticles; each connection pipelines its queries (the client's default pipelining limit).
+        Pool pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(env.dbPool())).connectingTo(connect)
+                .using(vertx).build();
+        pool.query("SELECT id, randomnumber FROM world").execute()
+                .map(rows -> {
+                    List<World> all = new ArrayList<>(rows.size());
+                    rows.forEach(row -> all.add(new World(row.getInteger(0), row.getInteger(1))));
+                    return new WorldCache(all);
+                })
+                .compose(cache -> vertx.deployVerticle(() -> new ServerVerticle(env, pool, cache),
+                        new DeploymentOptions().setInstances(env.workers())))
+                .onSuccess(id -> System.out.println("Vert.x listening on " + env.host() + ":" + env.port()))
+                .onFailure(failure -> {
+                    failure.printStackTrace();
+                    System.exit(1);
+                });
+    }
+}

@@ -1,0 +1,83 @@
+package webshootout.vertx;
+
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.FileSystemAccess;
+import io.vertx.ext.web.handler.StaticHandler;
+import io.vertx.sqlclient.Pool;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import webshootout.common.Env;
+import webshootout.common.Hashing;
+import webshootout.common.WorldCache;
+
+/** One event loop's HTTP server: vertx-web's Router with every workload's route. */
+final class ServerVerticle extends VerticleBase {
+    static final String TEXT = "text/plain; charset=utf-8";
+
+    private final Env env;
+    private final Pool pool;
+    private final WorldCache cache;
+    private String date = now();
+
+    ServerVerticle(Env env, Pool pool, WorldCache cache) {
+        this.env = env;
+        this.pool = pool;
+        this.cache = cache;
+    }
+
+    private static String now() {
+        return DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(java.time.ZoneOffset.UTC));
+    }
+
+    @Override
+    public Future<?> start() {
+        // Vert.x sets neither Server nor Date: Date is formatted once a second on this verticle's loop.
+        vertx.setPeriodic(1000, timer -> date = now());
+        Path hashFile = Path.of(env.hashFile());
+        DbHandlers db = new DbHandlers(vertx, pool, cache);
+        Sessions sessions = new Sessions(pool);
+
+        Router router = Router.router(vertx);
+        router.route().handler(ctx -> {
+            ctx.response().putHeader(HttpHeaders.SERVER, "Vert.x");
+            // Dated when the headers go out, not when the request came in (a database wait in between).
+            ctx.addHeadersEndHandler(end -> ctx.response().putHeader(HttpHeaders.DATE, date));
+            ctx.next();
+        });
+        router.get("/plaintext").handler(ctx -> ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, TEXT)
+                .end("Hello, World!"));
+        router.get("/json").handler(ctx -> ctx.json(new io.vertx.core.json.JsonObject().put("message", "Hello, World!")));
+        router.get("/db").handler(db::db);
+        router.get("/queries").handler(db::queries);
+        router.get("/updates").handler(db::updates);
+        router.get("/fortunes").handler(db::fortunes);
+        router.get("/cached-queries").handler(db::cached);
+        router.get("/session").handler(sessions::handle);
+        router.get("/hash").handler(ctx -> {
+            String raw = ctx.request().getParam("n");
+            String reason = Hashing.reason(raw);
+            if (reason != null) {
+                ctx.response().setStatusCode(400).putHeader(HttpHeaders.CONTENT_TYPE, TEXT).end(reason);
+                return;
+            }
+            // File I/O and up to 100,000 digests: off the event loop, on Vert.x's worker pool.
+            vertx.executeBlocking(() -> Hashing.hex(hashFile, Integer.parseInt(raw)))
+                    .onSuccess(hex -> ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, TEXT).end(hex))
+                    .onFailure(ctx::fail);
+        });
+        router.route("/static/*").handler(StaticHandler.create(FileSystemAccess.ROOT, env.staticDir()));
+        router.get("/ws").handler(ctx -> ctx.request().toWebSocket()
+                .onSuccess(ws -> ws.textMessageHandler(ws::writeTextMessage))
+                .onFailure(ctx::fail));
+
+        return vertx.createHttpServer(new HttpServerOptions().setHost(env.host()).setPort(env.port())
+                        .setAcceptBacklog(1024))
+                .requestHandler(router)
+                .listen();
+    }
+}
