@@ -1,0 +1,10 @@
+# frozen_string_literal: true
+
+$LOAD_PATH.unshift File.expand_path("../common/lib", __dir__)
+require "shootout/headers"
+require_relative "app"
+
+use Shootout::Headers, "Rack"
+# Rack's own static-file handler serves STATIC_DIR at /static.
+map("/static") { run Rack::Files.new(ENV.fetch("STATIC_DIR")) }
+map("/") { run RackApp }

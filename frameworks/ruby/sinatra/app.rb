@@ -1,0 +1,126 @@
+# frozen_string_literal: true
+
+require "json"
+require "sinatra/base"
+require "sequel"
+require "faye/websocket"
+require "shootout/env"
+require "shootout/hashing"
+require "shootout/pg_sessions"
+require "shootout/techempower"
+
+# The webshootout workloads on Sinatra (docs/workloads.md), the database through Sequel.
+class App < Sinatra::Base
+  TE = Shootout::TechEmpower
+
+  # Sequel's pool holds at most DB_POOL connections per process; Puma's threads beyond that wait.
+  DB = Sequel.connect(Shootout::Env.value("DATABASE_URL"), max_connections: Shootout::Env.db_pool,
+                                                           pool_timeout: 10)
+  WORLD = DB[:world]
+  # Prepared once per connection by Sequel, run as "EXECUTE" with a bound id.
+  WORLD_BY_ID = WORLD.select(:id, :randomnumber).where(id: :$id).prepare(:first, :world_by_id)
+  WORLD_UPDATE = WORLD.where(id: :$id).prepare(:update, :world_update, randomnumber: :$number)
+  FORTUNES = DB[:fortune].select(:id, :message).prepare(:select, :fortunes)
+  # Read before Puma forks (preload_app!), so the workers share the rows.
+  WORLD_CACHE = TE::WorldCache.new(WORLD.select_map(%i[id randomnumber]))
+  # Sequel's documented rule for forking servers: no connection may cross the fork.
+  DB.disconnect
+
+  HASH_FILE = Shootout::Env.value("HASH_FILE")
+
+  # Sinatra's static files: STATIC_DIR's files at the root path (/index.html).
+  set :public_folder, Shootout::Env.value("STATIC_DIR")
+  set :static_cache_control, false
+  # ERB through Tilt's Erubi, escaping every <%= %> (Sinatra's README, "Escaping").
+  set :erb, escape_html: true
+  set :logging, nil
+  set :dump_errors, false
+  set :show_exceptions, false
+  set :x_cascade, false
+  # The session workload's cookie is the shared code's own (see below), so Sinatra's sessions stay off.
+  set :sessions, false
+
+  before { content_type "text/plain", charset: "utf-8" }
+
+  helpers do
+    def json(value)
+      content_type :json
+      JSON.generate(value)
+    end
+
+    def world(id)
+      row = WORLD_BY_ID.call(id: id)
+      TE.world(row[:id], row[:randomnumber])
+    end
+  end
+
+  get "/plaintext" do
+    "Hello, World!"
+  end
+
+  get "/json" do
+    json("message" => "Hello, World!")
+  end
+
+  get "/db" do
+    json(world(TE.random_id))
+  end
+
+  # Rack's session middleware has no PostgreSQL store in Debian (nor does Sinatra), so the visit is the
+  # shared transaction, on a connection of Sequel's pool.
+  get "/session" do
+    visit = Shootout::PgSessions.visit(SequelConnections, request.cookies[Shootout::PgSessions::COOKIE])
+    if visit.new?
+      response.set_cookie(Shootout::PgSessions::COOKIE,
+                          value: visit.uid, path: "/", httponly: true, same_site: :lax)
+    end
+    "Count is #{visit.count}"
+  end
+
+  get "/hash" do
+    Shootout::Hashing.iterated_sha256(HASH_FILE, Shootout::Hashing.parse_n(params["n"]))
+  rescue ArgumentError => e
+    halt 400, e.message
+  end
+
+  get "/queries" do
+    n = TE.count(params["queries"])
+    json(DB.synchronize { Array.new(n) { world(TE.random_id) } })
+  end
+
+  # Each row read by a query of its own, then one autocommitted UPDATE per row, in id order so that
+  # concurrent requests never wait on each other's rows in a cycle.
+  get "/updates" do
+    n = TE.count(params["queries"])
+    worlds = DB.synchronize do
+      rows = Array.new(n) { world(TE.random_id) }
+      rows.each { |w| w["randomNumber"] = TE.random_id }
+      rows.sort_by { |w| w["id"] }.each { |w| WORLD_UPDATE.call(id: w["id"], number: w["randomNumber"]) }
+    end
+    json(worlds)
+  end
+
+  get "/fortunes" do
+    @fortunes = TE.fortunes_sorted(FORTUNES.call.map { |r| TE::Fortune.new(r[:id], r[:message]) })
+    content_type :html, charset: "utf-8"
+    erb :fortunes
+  end
+
+  get "/cached-queries" do
+    json(WORLD_CACHE.pick(TE.count(params["count"])))
+  end
+
+  # faye-websocket takes the connection over through Puma's rack.hijack and echoes each text frame.
+  get "/ws" do
+    halt 400, "expected a WebSocket upgrade" unless Faye::WebSocket.websocket?(request.env)
+
+    ws = Faye::WebSocket.new(request.env)
+    ws.on(:message) { |event| ws.send(event.data) }
+    ws.rack_response
+  end
+
+  # Sequel's pool in the shape the shared session code takes (#with yields a PG::Connection).
+  module SequelConnections
+    def self.with(&block) = DB.synchronize(&block)
+  end
+end
