@@ -28,9 +28,18 @@ pub struct Args {
     /// this percentage of the 3 before them, up or down (throughput holds its level); --warmup is its cap.
     #[arg(long, value_name = "PCT")]
     pub warmup_steady: Option<f64>,
-    /// How long one request may take before it counts as a timeout.
+    /// How long one request (or one attempt to open a connection) may take before it counts as a timeout.
     #[arg(long, default_value = "5s", value_parser = parse_duration)]
     pub timeout: Duration,
+    /// The connect phase, before any request, ends at the latest this long after the start.
+    #[arg(long, default_value = "60s", value_parser = parse_duration)]
+    pub connect_deadline: Duration,
+    /// Percent of the connections that must be open at the connect deadline (the run goes on with those), else it fails.
+    #[arg(long, default_value_t = 100.0, value_name = "PCT")]
+    pub connect_min: f64,
+    /// Connections being opened (TCP connect and WebSocket upgrade) at once, all threads together.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
+    pub connect_concurrency: u64,
     /// Extra request header "Name: value" (repeatable).
     #[arg(short = 'H', long = "header")]
     pub headers: Vec<String>,
@@ -100,6 +109,9 @@ pub struct Config {
     /// The warm-up ends once throughput is steady within this percentage.
     pub warmup_steady: Option<f64>,
     pub timeout: Duration,
+    pub connect_deadline: Duration,
+    pub connect_min: f64,
+    pub connect_concurrency: usize,
     pub rate: Option<f64>,
     /// Connections open in each step of a burst (empty: all of them for the whole run).
     pub burst: Vec<usize>,
@@ -194,6 +206,12 @@ impl Args {
         if self.timeout.is_zero() {
             return Err("--timeout: expected more than 0s".into());
         }
+        if self.connect_deadline.is_zero() {
+            return Err("--connect-deadline: expected more than 0s".into());
+        }
+        if !(self.connect_min.is_finite() && self.connect_min > 0.0 && self.connect_min <= 100.0) {
+            return Err(format!("--connect-min: expected a percentage above 0 and at most 100, got {}", self.connect_min));
+        }
         if self.pipeline == 0 {
             return Err("--pipeline: expected at least 1, got 0".into());
         }
@@ -284,6 +302,9 @@ impl Args {
             warmup: self.warmup,
             warmup_steady: self.warmup_steady,
             timeout: self.timeout,
+            connect_deadline: self.connect_deadline,
+            connect_min: self.connect_min,
+            connect_concurrency: self.connect_concurrency as usize,
             rate: self.rate,
             burst: self.burst,
             step: self.step,
@@ -359,6 +380,14 @@ mod tests {
         assert!(config(&["--warmup-steady", "3", "http://127.0.0.1:1/"]).unwrap_err().contains("--warmup (its cap)"));
         assert!(config(&["--warmup", "9s", "--warmup-steady", "0", "http://127.0.0.1:1/"]).unwrap_err().contains("got 0"));
         assert!(config(&["--warmup", "9s", "--warmup-steady", "NaN", "http://127.0.0.1:1/"]).is_err());
+    }
+
+    #[test]
+    fn the_connect_phase_flags_are_checked() {
+        let c = config(&["--connect-deadline", "30s", "--connect-min", "99", "--connect-concurrency", "8", "http://127.0.0.1:1/"]).unwrap();
+        assert_eq!((c.connect_deadline, c.connect_min, c.connect_concurrency), (Duration::from_secs(30), 99.0, 8));
+        let bad = [("--connect-min", "0"), ("--connect-min", "101"), ("--connect-concurrency", "0"), ("--connect-deadline", "0s")];
+        bad.iter().for_each(|(flag, v)| assert!(config(&[flag, v, "http://127.0.0.1:1/"]).unwrap_err().contains(flag), "{flag} {v}"));
     }
 
     #[test]

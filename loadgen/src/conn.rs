@@ -50,8 +50,8 @@ pub struct Conn {
     pub failures: u32,
     pub retry_at: Option<Instant>,
     pub answered: bool,
-    /// The first connection (and WebSocket upgrade) has succeeded or failed; the window waits for it.
-    pub settled: bool,
+    /// The connection has been open at least once (the connect phase waits for every first one).
+    pub opened_once: bool,
     pub idle_queued: bool,
     /// A read stopped at the per-event cap while the socket still had data.
     pub unread: bool,
@@ -68,7 +68,7 @@ pub struct Conn {
 }
 
 impl Conn {
-    pub fn new(now: Instant, visitor: Visitor, mask: [u8; 4], frame: Vec<u8>, settled: bool) -> Self {
+    pub fn new(now: Instant, visitor: Visitor, mask: [u8; 4], frame: Vec<u8>) -> Self {
         Conn {
             stream: None,
             state: State::Closed,
@@ -77,7 +77,7 @@ impl Conn {
             failures: 0,
             retry_at: None,
             answered: false,
-            settled,
+            opened_once: false,
             idle_queued: false,
             unread: false,
             pending: Vec::new(),

@@ -3,6 +3,7 @@
 pub mod check;
 pub mod cli;
 pub mod conn;
+pub mod connect;
 pub mod http;
 pub mod io;
 pub mod output;
@@ -40,7 +41,10 @@ pub fn run(config: Config) -> Result<Report, String> {
     let (path, fallback) = io::choose(config.io, &io::support())?;
     let config = Arc::new(config);
     let threads = config.threads;
-    let window = Window::new(Instant::now(), config.warmup, config.duration, threads);
+    // The connect phase opens the first step's connections; one connection per request opens none ahead.
+    let first = if config.keepalive { config.burst.first().copied().unwrap_or(config.connections) } else { 0 };
+    let required = connect::required(first, config.connect_min);
+    let window = Window::new(Instant::now(), config.warmup, config.duration, threads).requiring(required);
     let window = Arc::new(if config.warmup_steady.is_some() { window.until_steady() } else { window });
     let mut workers = Vec::with_capacity(threads);
     for index in 0..threads {
@@ -63,7 +67,14 @@ pub fn run(config: Config) -> Result<Report, String> {
     }
     let cpu = sys::cpu_seconds() - cpu_before;
     let connect_s = window.connect_time().unwrap_or_default().as_secs_f64();
+    let phase = (first > 0).then(|| {
+        let (deadline, stage) = (config.connect_deadline.as_secs_f64(), config.connect_concurrency);
+        connect::Phase::new(&stats.connect, first, connect_s, deadline, stage)
+    });
+    if let Some(phase) = phase.as_ref().filter(|_| window.short()) {
+        return Err(connect::shortfall(phase, required));
+    }
     let window_start_s = warm.measure.saturating_duration_since(window.start).as_secs_f64();
     let curve = (!config.warmup.is_zero()).then_some(warm.curve);
-    Ok(Report::new(&config, stats, connect_s, window_start_s, curve, cpu).on(path, fallback))
+    Ok(Report::new(&config, stats, connect_s, window_start_s, curve, cpu).on(path, fallback).with_connect(phase))
 }

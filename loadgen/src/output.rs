@@ -7,6 +7,7 @@ use hdrhistogram::Histogram;
 use serde::Serialize;
 
 use crate::cli::Config;
+use crate::connect::Phase;
 use crate::io::IoPath;
 use crate::stats::{self, Stats, ERROR_KINDS};
 
@@ -71,8 +72,10 @@ pub struct Report {
     /// Requests in the latency histogram without an answer (timed out, in flight or unsent at the end).
     pub unfinished: u64,
     pub duration_s: f64,
-    /// From the start until every first connection had connected (or upgraded) or failed; not measured.
+    /// From the start until the connect phase ended (every connection open, or the deadline); not measured.
     pub connect_s: f64,
+    /// The connect phase, null with a connection per request (each connect is then part of its request).
+    pub connect: Option<Phase>,
     /// From the start until the measured window opened (connects and warm-up included), so a harness that
     /// samples the server can take the window's share of what it sampled.
     pub window_start_s: f64,
@@ -140,6 +143,7 @@ impl Report {
             unfinished: stats.unfinished,
             duration_s,
             connect_s,
+            connect: None,
             window_start_s,
             warmup_s: warmup_curve.is_some().then_some(window_start_s),
             warmup_curve,
@@ -183,6 +187,12 @@ impl Report {
         self
     }
 
+    /// The connect phase, where the run had one.
+    pub fn with_connect(mut self, phase: Option<Phase>) -> Self {
+        self.connect = phase;
+        self
+    }
+
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a report always serialises")
     }
@@ -208,6 +218,9 @@ impl Report {
             self.rps,
             self.bytes_read as f64 / 1e6
         );
+        if let Some(phase) = &self.connect {
+            let _ = writeln!(out, "  connect phase: {}", phase.describe());
+        }
         if let (Some(seconds), Some(curve)) = (self.warmup_s, &self.warmup_curve) {
             let _ = writeln!(out, "  warm-up {seconds:.2}s, req/s per second: {curve:?}");
         }

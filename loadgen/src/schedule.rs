@@ -1,11 +1,11 @@
 //! When things happen: the measured window every thread agrees on, the open-loop pacing of requests,
 //! and the steps of a burst. Pure timing, testable without sockets.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// How far ahead of the last connection the window is put, so every thread (each checks the clock at
-/// least once per timeout scan) knows the start before it comes.
+/// How far ahead the start of the load (after the last connection opened) and of the window are put, so
+/// every thread (each checks the clock at least once per timeout scan) knows the start before it comes.
 pub const LEAD: Duration = Duration::from_millis(50);
 
 /// Thread `index`'s share of `total` connections spread over `threads`.
@@ -13,17 +13,23 @@ pub fn share(total: usize, index: usize, threads: usize) -> usize {
     total / threads + usize::from(index < total % threads)
 }
 
-/// The measured window: it opens when the warm-up is over and every thread's first connections have
-/// connected or failed, whichever is later, and lasts `duration`.
+/// The run's clock: the connect phase ends when every thread's first connections are open (or at the
+/// deadline), the load starts `LEAD` after that on every thread at once, the warm-up runs from there, and
+/// the measured window opens when it is over and lasts `duration`.
 pub struct Window {
     pub start: Instant,
     /// The warm-up's length; for a warm-up that ends when steady, its cap.
     warmup: Duration,
     pub duration: Duration,
-    /// Threads whose first connections are not all settled yet.
+    /// Threads whose connect phase has not ended yet.
     unsettled: AtomicUsize,
-    /// Nanoseconds from `start` to the last settled connection, plus one (0: not yet).
+    /// Nanoseconds from `start` to the end of the connect phase, plus one (0: not yet).
     connected_ns: AtomicU64,
+    /// Connections open when their thread's connect phase ended, all threads together.
+    opened: AtomicU64,
+    /// Fewer than this many open at the end of the connect phase: the run stops.
+    required: u64,
+    short: AtomicBool,
     /// The warm-up ends when `end_warmup` says so (it ends once the server is steady), not at `warmup`.
     until_steady: bool,
     /// Nanoseconds from `start` to the decided end of the warm-up, plus one (0: not decided yet).
@@ -44,6 +50,9 @@ impl Window {
             duration,
             unsettled: AtomicUsize::new(threads),
             connected_ns: AtomicU64::new(0),
+            opened: AtomicU64::new(0),
+            required: 0,
+            short: AtomicBool::new(false),
             until_steady: false,
             warm_end_ns: AtomicU64::new(0),
             warm_answers: AtomicU64::new(0),
@@ -56,8 +65,15 @@ impl Window {
         self
     }
 
-    pub fn warmup_cap(&self) -> Duration {
-        self.warmup
+    /// The run stops after its connect phase if fewer than `required` connections are open.
+    pub fn requiring(mut self, required: u64) -> Self {
+        self.required = required;
+        self
+    }
+
+    /// The latest end of the warm-up, from `start`, once the load's start is known.
+    pub fn warmup_cap(&self) -> Option<Duration> {
+        Some(self.load_offset()? + self.warmup)
     }
 
     /// Ends a steady-ending warm-up `at` after the start; the first decision stands.
@@ -76,14 +92,16 @@ impl Window {
         self.warm_answers.load(Ordering::Relaxed)
     }
 
-    /// A thread's first connections have all connected or failed.
-    pub fn settled(&self, now: Instant) {
+    /// A thread's connect phase is over with `opened` of its connections open.
+    pub fn settled(&self, now: Instant, opened: u64) {
+        let total = self.opened.fetch_add(opened, Ordering::AcqRel) + opened;
         if self.unsettled.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.short.store(total < self.required, Ordering::Release);
             self.connected_ns.store(nanos_plus_one(now.saturating_duration_since(self.start)), Ordering::Release);
         }
     }
 
-    /// How long it took until every first connection had connected or failed, once known.
+    /// How long the connect phase took, once it is over.
     pub fn connect_time(&self) -> Option<Duration> {
         match self.connected_ns.load(Ordering::Acquire) {
             0 => None,
@@ -91,14 +109,28 @@ impl Window {
         }
     }
 
+    /// The connect phase is over and opened too few connections: no load is sent.
+    pub fn short(&self) -> bool {
+        self.connect_time().is_some() && self.short.load(Ordering::Acquire)
+    }
+
+    fn load_offset(&self) -> Option<Duration> {
+        self.connect_time().filter(|_| !self.short()).map(|connected| connected + LEAD)
+    }
+
+    /// When every thread starts sending, once known: announced `LEAD` ahead so that all start together.
+    pub fn load_start(&self) -> Option<Instant> {
+        Some(self.start + self.load_offset()?)
+    }
+
     /// When measuring begins, once known.
     pub fn measure(&self) -> Option<Instant> {
-        let connected = self.connect_time()?;
-        let warmup = match self.until_steady {
+        let load = self.load_offset()?;
+        let warm_end = match self.until_steady {
             true => Duration::from_nanos(self.warm_end_ns.load(Ordering::Acquire).checked_sub(1)?),
-            false => self.warmup,
+            false => load + self.warmup,
         };
-        Some(self.start + warmup.max(connected + LEAD))
+        Some(self.start + warm_end.max(load))
     }
 }
 
@@ -167,25 +199,40 @@ mod tests {
     }
 
     #[test]
-    fn window_waits_for_the_last_thread_and_the_warmup() {
+    fn the_load_waits_for_the_last_thread_and_the_window_for_the_warmup_after_it() {
         let t0 = Instant::now();
         let w = Window::new(t0, Duration::from_secs(1), Duration::from_secs(5), 2);
-        w.settled(t0 + Duration::from_millis(100));
-        assert_eq!(w.measure(), None, "one thread still connecting");
-        w.settled(t0 + Duration::from_millis(300));
+        w.settled(t0 + Duration::from_millis(100), 3);
+        assert_eq!((w.load_start(), w.measure()), (None, None), "one thread still connecting");
+        w.settled(t0 + Duration::from_millis(300), 2);
         assert_eq!(w.connect_time(), Some(Duration::from_millis(300)));
-        assert_eq!(w.measure(), Some(t0 + Duration::from_secs(1)), "the warm-up is longer");
-        let slow = Window::new(t0, Duration::ZERO, Duration::from_secs(5), 1);
-        slow.settled(t0 + Duration::from_secs(2));
-        assert_eq!(slow.measure(), Some(t0 + Duration::from_secs(2) + LEAD), "the connects are longer");
+        assert_eq!(w.load_start(), Some(t0 + Duration::from_millis(300) + LEAD));
+        assert_eq!(w.measure(), Some(t0 + Duration::from_millis(1300) + LEAD), "the warm-up follows the connects");
+        let none = Window::new(t0, Duration::ZERO, Duration::from_secs(5), 1);
+        none.settled(t0 + Duration::from_secs(2), 1);
+        assert_eq!(none.measure(), none.load_start(), "no warm-up: measuring starts with the load");
+    }
+
+    #[test]
+    fn too_few_open_connections_start_no_load() {
+        let t0 = Instant::now();
+        let w = Window::new(t0, Duration::ZERO, Duration::from_secs(5), 2).requiring(10);
+        w.settled(t0, 6);
+        assert!(!w.short(), "not over yet");
+        w.settled(t0 + Duration::from_secs(1), 3);
+        assert!(w.short() && w.load_start().is_none() && w.measure().is_none());
+        let enough = Window::new(t0, Duration::ZERO, Duration::from_secs(5), 1).requiring(10);
+        enough.settled(t0, 10);
+        assert!(!enough.short() && enough.measure().is_some());
     }
 
     #[test]
     fn a_steady_warmup_waits_for_its_decision() {
         let t0 = Instant::now();
         let w = Window::new(t0, Duration::from_secs(30), Duration::from_secs(5), 1).until_steady();
-        w.settled(t0 + Duration::from_millis(100));
+        w.settled(t0 + Duration::from_millis(100), 1);
         assert_eq!(w.measure(), None, "the warm-up's end is not decided yet");
+        assert_eq!(w.warmup_cap(), Some(Duration::from_millis(30_100) + LEAD));
         w.end_warmup(Duration::from_secs(4));
         w.end_warmup(Duration::from_secs(7));
         assert_eq!(w.measure(), Some(t0 + Duration::from_secs(4)), "the first decision stands, not the cap");

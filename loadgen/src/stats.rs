@@ -3,6 +3,8 @@
 
 use hdrhistogram::Histogram;
 
+use crate::connect;
+
 pub const LOWEST_US: u64 = 1;
 pub const HIGHEST_US: u64 = 60_000_000;
 pub const SIGFIGS: u8 = 3;
@@ -53,6 +55,8 @@ pub struct Stats {
     pub errors: [u64; 7],
     pub status_counts: Vec<u64>,
     pub timeline: Vec<Second>,
+    /// The connect phase, apart from everything above (which is the measured window's).
+    pub connect: connect::Counts,
     current: Histogram<u64>,
     /// Index in `timeline` the `current` histogram belongs to.
     current_second: usize,
@@ -81,6 +85,7 @@ impl Stats {
             errors: [0; 7],
             status_counts: vec![0; 1000],
             timeline: Vec::new(),
+            connect: connect::Counts::default(),
             current: histogram(),
             current_second: 0,
         }
@@ -155,6 +160,7 @@ impl Stats {
         self.responses_total += other.responses_total;
         self.unfinished += other.unfinished;
         self.bytes_read += other.bytes_read;
+        self.connect.merge(&other.connect);
         for (mine, theirs) in self.errors.iter_mut().zip(other.errors) {
             *mine += theirs;
         }

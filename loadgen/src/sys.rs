@@ -1,4 +1,5 @@
-//! The few operating-system facts std does not wrap: file-descriptor limit, CPU time and peak memory.
+//! The few operating-system facts std does not wrap: file-descriptor limit, CPU time, peak memory and a
+//! socket's retransmissions.
 
 /// Raises the soft RLIMIT_NOFILE to at least `wanted` (up to the hard limit, or beyond it when
 /// privileged); returns the limit now in force.
@@ -47,6 +48,19 @@ pub fn peak_rss_kib() -> u64 {
         .unwrap_or(0)
 }
 
+/// Segments the kernel sent again on this TCP socket (TCP_INFO's total_retrans); None if it cannot say.
+/// Right after a connect the only segment it can have resent is the SYN.
+pub fn retransmissions(socket: &impl std::os::fd::AsRawFd) -> Option<u32> {
+    // SAFETY: an all-zero tcp_info is a valid value, and getsockopt fills in at most `len` bytes of it.
+    let mut info: libc::tcp_info = unsafe { std::mem::zeroed() };
+    let mut len = std::mem::size_of::<libc::tcp_info>() as libc::socklen_t;
+    // SAFETY: the pointer and length describe the struct we own.
+    let done = unsafe {
+        libc::getsockopt(socket.as_raw_fd(), libc::IPPROTO_TCP, libc::TCP_INFO, (&mut info as *mut libc::tcp_info).cast(), &mut len)
+    };
+    (done == 0).then_some(info.tcpi_total_retrans)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,5 +71,13 @@ mod tests {
         let touched = std::hint::black_box(vec![1u8; 64 * 1024 * 1024]);
         assert!(before > 0 && peak_rss_kib() >= before + 30 * 1024, "{before} KiB, then {} KiB", peak_rss_kib());
         drop(touched);
+    }
+
+    #[test]
+    fn a_fresh_loopback_connection_has_resent_nothing() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let stream = std::net::TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        assert_eq!(retransmissions(&stream), Some(0));
+        assert_eq!(retransmissions(&std::fs::File::open("/dev/null").unwrap()), None, "not a socket");
     }
 }

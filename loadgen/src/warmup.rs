@@ -30,41 +30,41 @@ pub struct Warmup {
     pub curve: Vec<u64>,
 }
 
-/// Waits until the measured window opens, recording the curve; with `steady` (a percentage) ends the
-/// warm-up once the seconds after the connects settled are steady, or at the window's cap. `stopped`
-/// says a load thread ended early; measuring then begins at once.
+/// Waits until the measured window opens, recording the curve from the load's start; with `steady` (a
+/// percentage) ends the warm-up once its seconds are steady, or at its cap. `stopped` says a load thread
+/// ended early, and a connect phase that opened too few connections ends the run: then it returns at once.
 pub fn watch(window: &Window, steady: Option<f64>, stopped: impl Fn() -> bool) -> Warmup {
     let mut curve = Vec::new();
     let mut counted = 0;
     loop {
         let now = Instant::now();
+        if window.short() {
+            return Warmup { measure: now, curve };
+        }
         let elapsed = now.saturating_duration_since(window.start);
         let measure = window.measure();
-        // Every whole second that closed before measuring began is a point of the curve.
-        let opened = measure.map_or(elapsed, |m| m.saturating_duration_since(window.start).min(elapsed));
-        while Duration::from_secs(curve.len() as u64 + 1) <= opened {
-            let total = window.warm_answers();
-            curve.push(total - counted);
-            counted = total;
-            if let (Some(pct), Some(connected)) = (steady, window.connect_time()) {
-                // Seconds that began before the last connect are still ramping up by construction.
-                let from = connected.as_secs_f64().ceil() as usize;
-                if curve.len() >= from && is_steady(&curve[from..], pct) {
+        let mut nap = TICK;
+        if let (Some(load), Some(cap)) = (window.load_start(), window.warmup_cap()) {
+            // Every whole second of load that closed before measuring began is a point of the curve.
+            let loaded = measure.map_or(now, |m| m.min(now)).saturating_duration_since(load);
+            while Duration::from_secs(curve.len() as u64 + 1) <= loaded {
+                let total = window.warm_answers();
+                curve.push(total - counted);
+                counted = total;
+                if steady.is_some_and(|pct| is_steady(&curve, pct)) {
                     window.end_warmup(elapsed + LEAD);
                 }
             }
+            // The cap is announced LEAD ahead, like every start of the window; a late look moves it.
+            let announce = cap.saturating_sub(LEAD);
+            if steady.is_some() && elapsed >= announce {
+                window.end_warmup(if elapsed <= announce + LEAD / 2 { cap } else { elapsed + LEAD });
+            } else if steady.is_some() {
+                nap = nap.min(announce - elapsed);
+            }
         }
-        // The cap is announced LEAD ahead, like every start of the window; a late look moves it.
-        let cap = window.warmup_cap();
-        let announce = cap.saturating_sub(LEAD);
-        if steady.is_some() && elapsed >= announce {
-            window.end_warmup(if elapsed <= announce + LEAD / 2 { cap } else { elapsed + LEAD });
-        }
-        let mut nap = TICK;
         if let Some(m) = measure {
             nap = nap.min(m.saturating_duration_since(now));
-        } else if steady.is_some() && elapsed < announce {
-            nap = nap.min(announce - elapsed);
         }
         match measure {
             Some(m) if now >= m => return Warmup { measure: m, curve },
@@ -100,21 +100,29 @@ mod tests {
     #[test]
     fn a_fixed_warmup_is_watched_to_its_end() {
         let w = Window::new(Instant::now(), Duration::from_millis(1100), Duration::from_secs(1), 1);
-        w.settled(w.start);
+        w.settled(w.start, 1);
         for _ in 0..40 {
             w.warm_answer();
         }
         let seen = watch(&w, None, || false);
-        assert_eq!(seen.measure, w.start + Duration::from_millis(1100));
+        assert_eq!(seen.measure, w.start + LEAD + Duration::from_millis(1100), "the warm-up follows the load's start");
         assert_eq!(seen.curve, vec![40], "one whole second before measuring");
     }
 
     #[test]
     fn a_steady_warmup_stops_at_its_cap() {
         let w = Window::new(Instant::now(), Duration::from_millis(1500), Duration::from_secs(1), 1).until_steady();
-        w.settled(w.start);
+        w.settled(w.start, 1);
         let seen = watch(&w, Some(3.0), || false);
-        assert_eq!(seen.measure, w.start + Duration::from_millis(1500), "nothing answered: never steady");
+        assert_eq!(seen.measure, w.start + LEAD + Duration::from_millis(1500), "nothing answered: never steady");
         assert_eq!(seen.curve, vec![0]);
+    }
+
+    #[test]
+    fn a_short_connect_phase_ends_the_watch() {
+        let w = Window::new(Instant::now(), Duration::from_secs(30), Duration::from_secs(1), 1).requiring(2);
+        w.settled(w.start, 1);
+        let seen = watch(&w, Some(3.0), || false);
+        assert!(seen.curve.is_empty() && seen.measure < w.start + Duration::from_secs(1));
     }
 }

@@ -98,10 +98,15 @@ fn a_server_that_never_answers() {
 fn nobody_listening() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let started = Instant::now();
-    let r = load(&["-c", "2", "-t", "1", "-d", "500ms", &url(port, "/")]);
-    assert!(started.elapsed() < Duration::from_secs(2));
-    assert!(r.errors["connect"] > 0 && r.requests == 0, "{:?}", r.errors);
-    assert!(r.latency_us.p99.is_none());
+    let io = support::io_args();
+    let mut args: Vec<&str> = vec!["shootout-load", "-c", "2", "-t", "1", "-d", "500ms", "--connect-deadline", "500ms"];
+    args.extend(io.iter().map(String::as_str));
+    let target = url(port, "/");
+    args.push(&target);
+    let config = clap::Parser::try_parse_from(args).map(|a: shootout_load::cli::Args| a.into_config().unwrap()).unwrap();
+    let error = shootout_load::run(config).unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(2), "the connect deadline ends the run");
+    assert!(error.contains("only 0 of 2 connections opened") && error.contains("refused"), "{error}");
 }
 
 #[test]

@@ -1,10 +1,12 @@
 //! One thread's event loop: its share of the connections, its own histograms, no shared state but the
-//! window. This file keeps the connections' life cycle (connect, send, time out, close, back off) and
-//! what every turn of the loop does; `epoll` and `uring` are the two event loops and their socket I/O,
-//! `receive` turns bytes read into answers, `record` counts them, `steps` follows the window and bursts.
+//! window. This file keeps what every turn of the loop does and the requests (send, time out);
+//! `opening` the connections' life cycle and the connect phase, `epoll` and `uring` the two event loops
+//! and their socket I/O, `receive` turns bytes read into answers, `record` counts them, `steps` follows
+//! the window and bursts.
 
 pub(crate) mod bufring;
 mod epoll;
+mod opening;
 mod receive;
 mod record;
 mod steps;
@@ -14,8 +16,6 @@ use std::collections::VecDeque;
 use std::io;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-use mio::net::TcpStream;
 
 use crate::cli::Config;
 use crate::conn::{Conn, InFlight, State};
@@ -27,8 +27,6 @@ use crate::ws;
 
 /// How often connections are checked for timeouts and back-offs.
 const SCAN: Duration = Duration::from_millis(20);
-/// Connects in progress at once per thread, so a listen backlog is not flooded.
-const STAGE: usize = 256;
 
 /// The event loop and socket I/O of the run's path.
 enum Io {
@@ -49,9 +47,17 @@ pub struct Worker {
     to_connect: VecDeque<usize>,
     /// Connections handed to `to_connect` so far; a burst releases more at each step.
     released: usize,
-    connecting: usize,
-    /// This thread's first connections not yet connected (or upgraded) or failed.
-    unsettled: usize,
+    /// Connections being opened (connect or WebSocket upgrade), and how many may be at once.
+    opening: usize,
+    stage: usize,
+    /// Connections that have been open at least once.
+    first_opened: usize,
+    /// Connections the connect phase opens before any request (none with a connection per request).
+    phase_target: usize,
+    /// This thread's connect phase is over (all open, or the deadline passed).
+    phase_over: bool,
+    /// Requests go out (every thread starts at once, after the connect phase).
+    loading: bool,
     /// The window's start and end once every thread has settled.
     measure: Option<Instant>,
     end: Option<Instant>,
@@ -78,15 +84,14 @@ impl Worker {
         };
         let mut rng = fastrand::Rng::new();
         let conns = (0..connections)
-            .map(|i| {
+            .map(|_| {
                 let visitor = Visitor::new(&config.template, &mut rng);
                 let mask = rng.u32(..).to_be_bytes();
                 let frame = match &config.websocket {
                     Some((_, message)) => ws::frame(ws::OP_TEXT, message, mask),
                     None => Vec::new(),
                 };
-                // Connections a later burst step opens belong to that step, not to the window's start.
-                Conn::new(window.start, visitor, mask, frame, i >= released)
+                Conn::new(window.start, visitor, mask, frame)
             })
             .collect();
         let io = match path {
@@ -100,10 +105,15 @@ impl Worker {
             stats: Stats::new(),
             rng,
             decoded: Vec::new(),
+            // With a connection per request, each connect belongs to its request: none is opened ahead.
+            phase_target: if config.keepalive { released } else { 0 },
             to_connect: (0..released).collect(),
             released,
-            connecting: 0,
-            unsettled: released,
+            opening: 0,
+            stage: schedule::share(config.connect_concurrency, index, threads).max(1),
+            first_opened: 0,
+            phase_over: false,
+            loading: false,
             measure: None,
             end: None,
             measuring: false,
@@ -117,9 +127,6 @@ impl Worker {
     }
 
     pub fn run(mut self) -> Stats {
-        if self.unsettled == 0 {
-            self.window.settled(self.window.start);
-        }
         match self.io {
             Io::Epoll(_) => self.run_epoll(),
             Io::Uring(_) => self.run_uring(),
@@ -132,6 +139,10 @@ impl Worker {
     /// connections and sends what is due. None once the window has closed (and was recorded), else
     /// when the loop must wake at the latest.
     fn turn(&mut self, now: Instant, next_scan: &mut Instant) -> Option<Instant> {
+        let deadline = self.follow_phase(now);
+        if self.window.short() {
+            return None; // too few connections opened: no load
+        }
         self.follow_window(now);
         if let Some(end) = self.end.filter(|&end| now >= end) {
             self.finish(end);
@@ -144,7 +155,8 @@ impl Worker {
         let next_step = self.release(now);
         self.start_connects(now);
         let mut wake = *next_scan;
-        for at in [next_step, self.end, self.measure.filter(|_| !self.measuring)].into_iter().flatten() {
+        let load_start = self.window.load_start().filter(|_| !self.loading);
+        for at in [deadline, load_start, next_step, self.end, self.measure.filter(|_| !self.measuring)].into_iter().flatten() {
             wake = wake.min(at);
         }
         if self.pacing.is_some() {
@@ -161,82 +173,13 @@ impl Worker {
     /// The loop failed: the other threads must not wait for this one's connections to open the window.
     fn abandon(&mut self, error: io::Error) {
         eprintln!("shootout-load: thread {}: the event loop failed: {error}", self.index);
-        if std::mem::take(&mut self.unsettled) > 0 {
-            self.window.settled(Instant::now());
-        }
-    }
-
-    fn start_connects(&mut self, now: Instant) {
-        while self.connecting < STAGE {
-            let Some(idx) = self.to_connect.pop_front() else { break };
-            let registered = TcpStream::connect(self.config.addr).and_then(|mut stream| {
-                match &mut self.io {
-                    Io::Epoll(epoll) => epoll.register(&mut stream, idx)?,
-                    Io::Uring(uring) => uring.watch_connect(&stream, idx)?,
-                }
-                Ok(stream)
-            });
-            match registered {
-                Ok(stream) => {
-                    let conn = &mut self.conns[idx];
-                    conn.stream = Some(stream);
-                    conn.state = State::Connecting;
-                    conn.since = now;
-                    conn.answered = false;
-                    self.connecting += 1;
-                }
-                Err(_) => {
-                    self.error(ErrorKind::Connect, now);
-                    self.back_off(idx, now);
-                }
-            }
-        }
-    }
-
-    fn on_connect(&mut self, idx: usize, failed: bool, now: Instant) {
-        let Some(stream) = self.conns[idx].stream.as_ref() else { return };
-        let connected = match stream.take_error() {
-            Ok(None) if !failed => match stream.peer_addr() {
-                Ok(_) => stream.set_nodelay(true).is_ok(),
-                Err(e) if e.kind() == io::ErrorKind::NotConnected => return,
-                Err(_) => false,
-            },
-            _ => false,
-        };
-        if !connected {
-            self.error(ErrorKind::Connect, now);
-            self.drop_socket(idx);
-            self.back_off(idx, now);
-            return;
-        }
-        self.connecting -= 1;
-        if let Io::Uring(uring) = &mut self.io {
-            if let Err(e) = uring.connected(idx, &self.conns[idx]) {
-                eprintln!("shootout-load: thread {}: cannot start receiving: {e}", self.index);
-                self.close(idx, Some(ErrorKind::Read), now);
-                return;
-            }
-        }
-        let conn = &mut self.conns[idx];
-        match &self.config.websocket {
-            Some((handshake, _)) => {
-                conn.state = State::Handshake;
-                conn.since = now;
-                conn.out.extend_from_slice(handshake);
-                self.flush(idx, now);
-            }
-            None => {
-                conn.state = State::Open;
-                self.settle(idx, now);
-                self.ready(idx, now);
-            }
-        }
+        self.end_phase(Instant::now());
     }
 
     /// A connection can take requests: send in closed loop, offer it to the schedule in open loop.
     pub(super) fn ready(&mut self, idx: usize, now: Instant) {
-        if self.end.is_some_and(|end| now >= end) {
-            return; // its answer could not be recorded any more
+        if !self.loading || self.end.is_some_and(|end| now >= end) {
+            return; // the load has not started (its start sends), or its answer could not be recorded any more
         }
         if self.pacing.is_some() {
             let conn = &mut self.conns[idx];
@@ -311,8 +254,7 @@ impl Worker {
             let overdue = conn.in_flight.front().is_some_and(|r| now.saturating_duration_since(r.sent) > timeout);
             match state {
                 State::Connecting | State::Handshake if now.saturating_duration_since(since) > timeout => {
-                    let kind = if state == State::Connecting { ErrorKind::Connect } else { ErrorKind::Timeout };
-                    self.close(idx, Some(kind), now);
+                    self.close(idx, Some(ErrorKind::Timeout), now);
                 }
                 State::Open if overdue => {
                     for request in std::mem::take(&mut self.conns[idx].in_flight) {
@@ -327,52 +269,5 @@ impl Worker {
                 _ => {}
             }
         }
-    }
-
-    /// Counts the error if any and closes; reconnects at once if the connection had been answering,
-    /// after a growing back-off if not (so a refusing server is not hammered in a tight loop).
-    pub(super) fn close(&mut self, idx: usize, error: Option<ErrorKind>, now: Instant) {
-        if let Some(kind) = error {
-            self.error(kind, now);
-        }
-        let answered = self.conns[idx].answered;
-        self.drop_socket(idx);
-        if answered {
-            self.reconnect(idx, now);
-        } else {
-            self.back_off(idx, now);
-        }
-    }
-
-    fn reconnect(&mut self, idx: usize, now: Instant) {
-        self.conns[idx].wanted = now;
-        self.to_connect.push_back(idx);
-    }
-
-    fn back_off(&mut self, idx: usize, now: Instant) {
-        self.settle(idx, now);
-        let conn = &mut self.conns[idx];
-        conn.failures = conn.failures.saturating_add(1);
-        let delay = Duration::from_millis(10u64 << conn.failures.min(7)).min(Duration::from_secs(1));
-        conn.retry_at = Some(now + delay);
-    }
-
-    fn drop_socket(&mut self, idx: usize) {
-        let conn = &mut self.conns[idx];
-        if conn.state == State::Connecting {
-            self.connecting -= 1;
-        }
-        if let Some(mut stream) = conn.stream.take() {
-            match &mut self.io {
-                Io::Epoll(epoll) => epoll.deregister(&mut stream),
-                Io::Uring(uring) => uring.forget(idx),
-            }
-        }
-        conn.state = State::Closed;
-        conn.unread = false;
-        conn.pending.clear();
-        conn.out.clear();
-        conn.in_flight.clear();
-        conn.message.clear();
     }
 }

@@ -99,15 +99,12 @@ impl Worker {
         };
         if self.conns[idx].state == State::Handshake {
             if response.status != 101 {
-                self.error(ErrorKind::Status, now);
-                self.close(idx, None, now);
+                // The upgrade was refused: the connection failed to open.
+                self.close(idx, Some(ErrorKind::Status), now);
                 return None;
             }
-            let conn = &mut self.conns[idx];
-            conn.state = State::Open;
-            conn.answered = true;
-            self.settle(idx, now);
-            self.ready(idx, now);
+            self.conns[idx].answered = true;
+            self.opened(idx, now);
             return Some(response.consumed);
         }
         if response.status / 100 == 1 {

@@ -1,5 +1,5 @@
-//! The thread's view of time: when the shared window opens (after every thread's first connections
-//! settled), and which burst step's connections should be open.
+//! The thread's view of time: when the shared window opens (after the connect phase and the warm-up),
+//! and which burst step's connections should be open.
 
 use std::time::Instant;
 
@@ -34,16 +34,5 @@ impl Worker {
             self.released += 1;
         }
         next
-    }
-
-    /// The connection's first attempt is over (connected, upgraded or failed).
-    pub(super) fn settle(&mut self, idx: usize, now: Instant) {
-        if !self.conns[idx].settled {
-            self.conns[idx].settled = true;
-            self.unsettled -= 1;
-            if self.unsettled == 0 {
-                self.window.settled(now);
-            }
-        }
     }
 }

@@ -93,7 +93,11 @@ impl Peer {
 
 /// A thread per connection running `handle`; fine for the handful of connections most tests use.
 pub fn threaded(handle: impl Fn(Peer) + Send + Sync + 'static) -> Server {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    serving(TcpListener::bind("127.0.0.1:0").unwrap(), handle)
+}
+
+/// `threaded` on a listener of the test's own (a port chosen ahead).
+pub fn serving(listener: TcpListener, handle: impl Fn(Peer) + Send + Sync + 'static) -> Server {
     listener.set_nonblocking(true).unwrap();
     let port = listener.local_addr().unwrap().port();
     let stop = Arc::new(AtomicBool::new(false));
@@ -230,7 +234,7 @@ pub fn many(response: &'static [u8]) -> ManyServer {
 }
 
 /// `--io $SHOOTOUT_LOAD_IO` when that is set, so the whole suite runs on the path it names.
-fn io_args() -> Vec<String> {
+pub fn io_args() -> Vec<String> {
     std::env::var("SHOOTOUT_LOAD_IO").map(|io| vec!["--io".to_string(), io]).unwrap_or_default()
 }
 
