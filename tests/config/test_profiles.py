@@ -66,3 +66,26 @@ def test_bad_values_name_the_field(table, field):
 def test_parse_keeps_the_base_for_keys_not_given():
     base = profiles.parse({"connections": [8], "hash_n": [1, 5]})
     assert profiles.parse({"rate": 50}, base) == Profile(connections=(8,), hash_n=(1, 5), rates=(50.0,))
+
+
+def test_queries_and_count_are_load_point_axes_of_their_workloads_only():
+    profile = Profile(connections=(512,), queries=(1, 5, 20), count=(1, 100))
+    assert labels(profile, "queries") == ["c=512 queries=1", "c=512 queries=5", "c=512 queries=20"]
+    assert labels(profile, "updates") == ["c=512 queries=1", "c=512 queries=5", "c=512 queries=20"]
+    assert labels(profile, "cached") == ["c=512 count=1", "c=512 count=100"]
+    assert labels(profile, "db") == labels(profile, "fortunes") == ["c=512"]
+    assert [p.queries for p in profiles.points(profile, "updates")] == [1, 5, 20]
+    assert labels(Profile(), "queries") == ["c=64 queries=20"] and labels(Profile(), "cached") == ["c=64 count=100"]
+
+
+@pytest.mark.parametrize("table, message", [
+    ({"queries": [0]}, "queries: expected a positive integer"), ({"queries": [501]}, "queries: at most 500"),
+    ({"count": ["10"]}, "count: expected a positive integer"), ({"count": 1000}, "count: at most 500"),
+])
+def test_queries_and_count_values_are_checked(table, message):
+    with pytest.raises(ProfileError, match=message):
+        profiles.parse(table)
+
+
+def test_queries_and_count_parse_from_a_suite_table():
+    assert profiles.parse({"queries": [1, 20], "count": 50}) == Profile(queries=(1, 20), count=(50,))

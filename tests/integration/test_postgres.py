@@ -79,3 +79,27 @@ def test_another_local_user_cannot_reach_the_superuser_socket(tmp_path, no_lefto
                 str(pg.connection.port), "-U", "postgres", "-c", "SELECT 1"]
         denied = subprocess.run(argv, capture_output=True, text=True, timeout=30)
         assert denied.returncode != 0 and "Permission denied" in denied.stderr, denied.stderr
+
+
+def test_fortune_is_seeded_and_reset_restores_what_a_trial_wrote(tmp_path, no_leftovers):
+    import psycopg
+
+    from webshootout.services.postgres import FORTUNES
+
+    with Postgres(tmp_path / "pg", default_split()[0], log=lambda m: None) as pg:
+        assert pg.query("SELECT id, message FROM fortune ORDER BY id") == list(FORTUNES)
+        world = pg.query("SELECT id, randomnumber FROM world ORDER BY id")
+        with psycopg.connect(pg.connection.url, autocommit=True) as server:
+            server.execute("UPDATE world SET randomnumber = randomnumber % 10000 + 1 WHERE id <= 500")
+            server.execute("SELECT randomnumber FROM world WHERE id = 1")
+            server.execute("DELETE FROM fortune WHERE id = 3")
+            server.execute("INSERT INTO fortune VALUES (99, 'extra')")
+        counted = pg.statements_on("world")
+        assert (counted.selects, counted.rows_read, counted.updates, counted.rows_updated) == (1, 1, 1, 500)
+        pg.reset()
+        assert pg.query("SELECT id, randomnumber FROM world ORDER BY id") == world
+        assert pg.query("SELECT id, message FROM fortune ORDER BY id") == list(FORTUNES)
+        assert pg.statements_on("world").selects == 0
+        with psycopg.connect(pg.connection.url) as server:  # the seeded copy is out of the servers' reach
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                server.execute("SELECT count(*) FROM shootout_seed.world")

@@ -109,7 +109,7 @@ def test_render_shows_outside_contract_rows_apart_and_departures_with_reasons(tm
             + '[variants.lite]\noutside_contract = "counter in SQLite"\n')
     doc = fairness.render(demo(tmp_path, text))
     contract, outside = doc.split("## Outside the contract")
-    assert "| demo | demo server | WORKERS | 1 | DB_POOL | on | release | 1.0 | --warmup | " \
+    assert "| demo | demo server | WORKERS | 1 | DB_POOL | - | - | on | release | 1.0 | --warmup | " \
            "**threads**: the guidance says 2 |" in contract
     assert "demo-lite" not in contract and "| demo-lite |" in outside and "counter in SQLite |" in outside
 
@@ -130,3 +130,12 @@ def test_the_command_fails_on_an_unexplained_departure(tmp_path, capsys):
     (tmp_path / "docs").mkdir()
     assert fairness_cmd.run(tmp_path) == 1
     assert "keepalive = 'off' and no fairness.departures.keepalive says why" in capsys.readouterr().err
+
+
+def test_render_shows_each_stacks_database_access_class_and_update_style(tmp_path):
+    text = DEMO.replace('db = "/db"', 'db = "/db"\nqueries = "/queries"\nupdates = "/updates"').replace(
+        'keepalive = "on"', 'keepalive = "on"\norm = "micro"\nupdates = "batched"')
+    doc = fairness.render(demo(tmp_path, text))
+    assert "| pool | orm | updates | keep-alive |" in doc
+    assert "| DB_POOL | micro | batched | on |" in doc
+    assert "| DB_POOL | - | - | on |" in fairness.render(demo(tmp_path / "plain"))

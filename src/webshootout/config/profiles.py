@@ -8,6 +8,9 @@ from dataclasses import dataclass
 SLO_P99_MS = 10.0
 BELOW_RATE = 0.99  # an open-loop trial that achieved less than this share of its target rate
 AUTO = "auto"
+MAX_ROWS = 500  # the contract's limit of ?queries= and ?count= (docs/workloads.md)
+# TechEmpower's headline points: multiple queries and updates at 20 queries, cached queries at 100.
+QUERIES, COUNT = (20,), (100,)
 
 
 class ProfileError(ValueError):
@@ -50,6 +53,8 @@ class Profile:
     rate_sweep: RateSweep | None = None
     burst: Burst | None = None
     hash_n: tuple[int, ...] = (1,)
+    queries: tuple[int, ...] = QUERIES  # ?queries= of the queries and updates workloads, a point each
+    count: tuple[int, ...] = COUNT  # ?count= of the cached workload, a point each
     session_modes: tuple[bool, ...] = (True,)  # True: a cookie jar per connection; False: cookieless
     websocket_rate: float | None = None  # messages per second in total; None: closed loop
     workers: int | None = None  # WORKERS for every server; None: one per server CPU
@@ -66,6 +71,8 @@ class Point:
     rate: float | None = None
     burst: Burst | None = None
     hash_n: int | None = None
+    queries: int | None = None  # only for queries and updates
+    count: int | None = None  # only for cached
     sessions: bool | None = None  # only for the session workload
     keepalive: bool = True
     pipeline: int = 1
@@ -84,6 +91,10 @@ class Point:
                 parts.append(f"rate={self.rate:g}")
         if self.hash_n is not None:
             parts.append(f"n={self.hash_n}")
+        if self.queries is not None:
+            parts.append(f"queries={self.queries}")
+        if self.count is not None:
+            parts.append(f"count={self.count}")
         if self.sessions is False:
             parts.append("cookieless")
         if self.pipeline > 1:
@@ -100,6 +111,10 @@ def points(profile: Profile, workload: str, capacity: float | None = None) -> li
         variants = [{"hash_n": n} for n in profile.hash_n]
     elif workload == "session":
         variants = [{"sessions": mode} for mode in profile.session_modes]
+    elif workload in ("queries", "updates"):
+        variants = [{"queries": n} for n in profile.queries]
+    elif workload == "cached":
+        variants = [{"count": n} for n in profile.count]
     rates = list(profile.rates)
     if profile.rate_sweep is not None and (not profile.rate_sweep.auto or capacity is not None):
         rates.extend(profile.rate_sweep.rates(capacity))
@@ -188,8 +203,8 @@ def parse_sessions(value) -> tuple[bool, ...]:
     return modes[value]
 
 
-KEYS = ("connections", "rate", "rate_sweep", "burst", "hash_n", "sessions", "websocket_rate", "workers",
-        "slo_p99_ms", "keepalive", "pipeline")
+KEYS = ("connections", "rate", "rate_sweep", "burst", "hash_n", "queries", "count", "sessions", "websocket_rate",
+        "workers", "slo_p99_ms", "keepalive", "pipeline")
 
 
 def parse(table: dict, base: Profile = Profile()) -> Profile:
@@ -208,6 +223,11 @@ def parse(table: dict, base: Profile = Profile()) -> Profile:
         fields["hash_n"] = _positive_ints("hash_n", table["hash_n"])
         if max(fields["hash_n"]) > 100000:
             raise ProfileError(f"hash_n: at most 100000 (the contract's limit), got {table['hash_n']!r}")
+    for key in ("queries", "count"):
+        if key in table:
+            fields[key] = _positive_ints(key, table[key])
+            if max(fields[key]) > MAX_ROWS:
+                raise ProfileError(f"{key}: at most {MAX_ROWS} (the contract's limit), got {table[key]!r}")
     if "sessions" in table:
         fields["session_modes"] = parse_sessions(table["sessions"])
     if "websocket_rate" in table:

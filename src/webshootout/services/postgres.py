@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -23,6 +24,24 @@ ROLE = "bench"
 DATABASE = "bench"
 # Tables frameworks create for their own session stores (Django, Laravel); emptied with ours per trial.
 SESSION_TABLES = ("usersessions", "django_session", "sessions")
+# TechEmpower's fortune table (docs/workloads.md, Data): the same ids and texts, so results compare.
+FORTUNES = (
+    (1, "fortune: No such file or directory"),
+    (2, "A computer scientist is someone who fixes things that aren't broken."),
+    (3, "After enough decimal places, nobody gives a damn."),
+    (4, "A bad random number generator: 1, 1, 1, 1, 1, 4.33e+67, 1, 1, 1"),
+    (5, "A computer program does what you tell it to do, not what you want it to do."),
+    (6, "Emacs is a nice operating system, but I prefer UNIX. — Tom Christaensen"),
+    (7, "Any program that runs right is obsolete."),
+    (8, "A list is only as strong as its weakest link. — Donald Knuth"),
+    (9, "Feature: A bug with seniority."),
+    (10, "Computers make very fast, very accurate mistakes."),
+    (11, '<script>alert("This should not be displayed in a browser alert box.");</script>'),
+    (12, "フレームワークのベンチマーク"),
+)
+# The seeded rows, kept where the frameworks' role cannot reach them: reset() restores what a trial changed.
+SEED_SCHEMA = "shootout_seed"
+RESTORED_TABLES = {"world": "randomnumber", "fortune": "message"}  # table: its one column beside id
 
 
 class PostgresError(RuntimeError):
@@ -139,13 +158,20 @@ class Cluster:
             conn.execute("CREATE TABLE world (id integer PRIMARY KEY, randomnumber integer NOT NULL)")
             conn.execute("INSERT INTO world SELECT i, 1 + floor(random() * 10000)::int "
                          f"FROM generate_series(1, {WORLD_ROWS}) AS i")
+            conn.execute("CREATE TABLE fortune (id integer PRIMARY KEY, message text NOT NULL)")
+            with conn.cursor() as cursor:
+                cursor.executemany("INSERT INTO fortune (id, message) VALUES (%s, %s)", FORTUNES)
             conn.execute("CREATE TABLE usersessions (uid text PRIMARY KEY, data text NOT NULL)")
+            conn.execute("RESET ROLE")
+            conn.execute(f"CREATE SCHEMA {SEED_SCHEMA}")
+            for table in RESTORED_TABLES:
+                conn.execute(f"CREATE TABLE {SEED_SCHEMA}.{table} AS TABLE public.{table}")
             conn.execute("ANALYZE")
         self.connection = Connection(host, port, ROLE, password, DATABASE)
 
     def reset(self) -> None:
-        """Puts the database in the same state before every trial: session tables empty, statement statistics
-        zero, no checkpoint or autovacuum due.
+        """Puts the database in the same state before every trial: world and fortune as seeded, session tables
+        empty, statement statistics zero, no checkpoint or autovacuum due.
 
         Autovacuum would wake at a random moment of some trials (the session workload dirties a row per
         request) and not of others; the tables are emptied before every trial, so it has nothing to keep up.
@@ -159,6 +185,8 @@ class Cluster:
                     if conn.execute("SELECT to_regclass(%s)", (table,)).fetchone()[0] is not None:
                         conn.execute(f"TRUNCATE {table}")
                         conn.execute(f"ALTER TABLE {table} SET (autovacuum_enabled = false)")
+                for table, column in RESTORED_TABLES.items():
+                    _restore(conn, table, column)
                 conn.execute("SELECT pg_stat_statements_reset()")
                 conn.execute("CHECKPOINT")
         except psycopg.Error as exc:
@@ -175,6 +203,52 @@ class Cluster:
                           "JOIN pg_roles r ON r.oid = s.userid WHERE r.rolname = %s AND s.query ILIKE %s",
                           (ROLE, f"%{table}%"))
         return int(rows[0][0])
+
+    def statements_on(self, table: str) -> Statements:
+        """The frameworks' SELECT and UPDATE statements that mention `table` since the last reset: their
+        executions and the rows they returned or changed, as pg_stat_statements counts them."""
+        rows = self.query("SELECT s.query, s.calls, s.rows FROM pg_stat_statements s "
+                          "JOIN pg_roles r ON r.oid = s.userid WHERE r.rolname = %s AND s.query ILIKE %s",
+                          (ROLE, f"%{table}%"))
+        counts = {"select": [0, 0], "update": [0, 0]}
+        for text, calls, affected in rows:
+            kind = statement_kind(text)
+            if kind in counts:
+                counts[kind][0] += calls
+                counts[kind][1] += affected
+        return Statements(*counts["select"], *counts["update"])
+
+
+@dataclass(frozen=True)
+class Statements:
+    selects: int
+    rows_read: int
+    updates: int
+    rows_updated: int
+
+
+def statement_kind(sql: str) -> str:
+    """"select", "update" or "other": an UPDATE may follow a WITH (a common table expression of the rows)."""
+    words = re.findall(r"[a-z]+", re.sub(r"--[^\n]*|/\*.*?\*/", " ", sql.lower(), flags=re.S))
+    if not words:
+        return "other"
+    if words[0] == "with":
+        return "update" if "update" in words else ("select" if "select" in words else "other")
+    return words[0] if words[0] in ("select", "update") else "other"
+
+
+def _restore(conn: psycopg.Connection, table: str, column: str) -> None:
+    """Puts back the seeded rows of `table` where they differ; VACUUM then clears the dead rows an updates
+    trial left. Row by row rather than TRUNCATE, whose lock an idle server transaction would block."""
+    seed = f"{SEED_SCHEMA}.{table}"
+    changed = conn.execute(f"SELECT count(*) FROM ((TABLE {table} EXCEPT TABLE {seed}) UNION ALL "
+                           f"(TABLE {seed} EXCEPT TABLE {table})) AS differing").fetchone()[0]
+    if changed == 0:
+        return
+    conn.execute(f"DELETE FROM {table} t WHERE NOT EXISTS (SELECT 1 FROM {seed} s WHERE s.id = t.id)")
+    conn.execute(f"INSERT INTO {table} TABLE {seed} ON CONFLICT (id) DO UPDATE SET {column} = excluded.{column} "
+                 f"WHERE {table}.{column} IS DISTINCT FROM excluded.{column}")
+    conn.execute(f"VACUUM (ANALYZE) {table}")
 
 
 class Postgres(Cluster):

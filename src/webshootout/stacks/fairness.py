@@ -37,8 +37,14 @@ RULES = (
     ("production", "The framework's production/release settings: debug off, release builds, production "
                    "modes."),
     ("headers", "Every response carries `Server` and a current `Date` (IMF-fixdate, changing at least "
-                "once a second); plaintext, session and hash answer `text/plain; charset=utf-8`, json "
-                "and db `application/json`, static `text/html` ([workloads.md](workloads.md))."),
+                "once a second); plaintext, session and hash answer `text/plain; charset=utf-8`, json, "
+                "db, queries, updates and cached `application/json`, fortunes `text/html; charset=utf-8`, "
+                "static `text/html` ([workloads.md](workloads.md))."),
+    ("database access", "A stack that maps queries, updates, fortunes or cached reaches PostgreSQL as its "
+                        "framework's documentation recommends for production, and states TechEmpower's class "
+                        "of it: `orm = \"full\"` (a full ORM), `\"micro\"` (a thin mapper or query builder) "
+                        "or `\"raw\"` (the driver's own API); for updates, `updates = \"per-row\"` (an UPDATE "
+                        "per row) or `\"batched\"` (one per request), which `./shootout check` counts."),
     ("JIT warm-up", "The same for every stack: each point's first trial warms up until its throughput "
                     "holds its level (three one-second windows against the three before, within 3 % up or "
                     "down), at most "
@@ -125,14 +131,14 @@ def _row(variant: Variant) -> str:
     fair = variant.fairness
     warmup = "--warmup" if variant.start.warmup is None else f"{variant.start.warmup:g} s"
     departures = "; ".join(f"**{knob}**: {why}" for knob, why in fair.departures)
-    cells = [variant.id, variant.server, fair.processes, fair.threads, fair.pool, fair.keepalive,
-             fair.production, variant.version, warmup, departures]
+    cells = [variant.id, variant.server, fair.processes, fair.threads, fair.pool, fair.orm or "-",
+             fair.updates or "-", fair.keepalive, fair.production, variant.version, warmup, departures]
     if variant.outside_contract:
         cells.append(variant.outside_contract)
     return "| " + " | ".join(_cell(c) for c in cells) + " |"
 
 
-_HEAD = ["id", "server", "processes", "threads per process", "pool", "keep-alive",
+_HEAD = ["id", "server", "processes", "threads per process", "pool", "orm", "updates", "keep-alive",
          "production settings", "version", "warm-up cap", "departures (why)"]
 
 
@@ -168,6 +174,8 @@ def render(variants: list[Variant]) -> str:
         'threads = "1"              # per process, in words: "event loop", "GOMAXPROCS = WORKERS"',
         'pool = "DB_POOL"           # "DB_POOL" when sized from it, else what it is; "none" without database',
         'keepalive = "on"           # "on" or "off"',
+        'orm = "raw"                # with queries, updates, fortunes or cached: "full", "micro" or "raw"',
+        'updates = "per-row"        # with updates: "per-row" or "batched"',
         'production = "GIN_MODE=release; no access log"',
         "# per knob (" + ", ".join(KNOBS) + "): why this stack departs from the rule",
         'departures = { pool = "PHP opens one persistent connection per FPM child by design" }',

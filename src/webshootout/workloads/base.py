@@ -46,8 +46,8 @@ class Answer:
 class CheckedVisitor(Visitor):
     """A Visitor that refuses any answer without a Server header and a current Date."""
 
-    def __init__(self, host: str, port: int, cookies: bool, answers: list[Answer]):
-        super().__init__(host, port, cookies=cookies)
+    def __init__(self, host: str, port: int, cookies: bool, answers: list[Answer], timeout: float = 10.0):
+        super().__init__(host, port, timeout=timeout, cookies=cookies)
         self._answers = answers
 
     def get(self, path: str) -> Response:
@@ -72,12 +72,13 @@ class Context:
     postgres: Postgres | None
     assets: Assets
     session_store: str = "postgres"
+    updates_style: str | None = None  # the manifest's fairness.updates: "per-row" or "batched"
     _visitors: list[Visitor] = field(default_factory=list, compare=False, repr=False)
     _answers: list[Answer] = field(default_factory=list, compare=False, repr=False)
     _later: list[Callable[[Response, Response], None]] = field(default_factory=list, compare=False, repr=False)
 
-    def visitor(self, cookies: bool = True) -> Visitor:
-        visitor = CheckedVisitor(self.host, self.port, cookies, self._answers)
+    def visitor(self, cookies: bool = True, timeout: float = 10.0) -> Visitor:
+        visitor = CheckedVisitor(self.host, self.port, cookies, self._answers, timeout)
         self._visitors.append(visitor)
         return visitor
 

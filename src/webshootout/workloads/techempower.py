@@ -30,6 +30,7 @@ FAIL, WARN = "fail", "warn"
 CONTENT_TYPES = {
     "json": r"^application/json(; ?charset=(UTF|utf)-8)?$",
     "plaintext": r"^text/plain(; ?charset=(UTF|utf)-8)?$",
+    "html": r"^text/html; ?charset=(UTF|utf)-8$",
 }
 DATE_FORMAT = "%a, %d %b %Y %H:%M:%S %Z"
 MIN_PLAINTEXT_ROUTE = len("/plaintext")
@@ -57,7 +58,7 @@ def body_problems(body: bytes | None, is_json: bool) -> tuple[object, list[Probl
 
 def header_problems(headers: Mapping[str, str], later: Mapping[str, str], kind: str) -> list[Problem]:
     """verify_headers: `headers` of one answer, `later` those of the same request made later (lower-case
-    names, as Response.headers has them); kind is "json" or "plaintext"."""
+    names, as Response.headers has them); kind is "json", "plaintext" or "html"."""
     found = [Problem(FAIL, f"Required response header missing: {name}")
              for name in ("Server", "Date", "Content-Type") if name.lower() not in headers]
     if "content-length" not in headers and "transfer-encoding" not in headers:
