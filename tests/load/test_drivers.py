@@ -5,7 +5,7 @@ import pytest
 from pathlib import Path
 
 from webshootout.load import ab, wrk
-from webshootout.load.base import ERROR_KINDS, DriverError, LoadSpec
+from webshootout.load.base import ERROR_KINDS, DriverError, LoadSpec, connects_inside, request_errors
 from webshootout.workloads import Target
 
 
@@ -76,3 +76,19 @@ def test_ab_and_wrk_refuse_pipelining_naming_the_option():
 def test_wrk_refuses_a_connection_per_request():
     with pytest.raises(DriverError, match="keepalive off"):
         wrk.run(_spec(keepalive=False))
+
+
+def test_wrk_and_ab_say_at_many_connections_that_they_cannot_separate_the_connects(fixture_root):
+    data = json.loads((fixture_root / "drivers" / "wrk.json").read_text())
+    plain = wrk.parse(data, 1.0, sessions_requested=False)
+    many = LoadSpec("127.0.0.1", 8080, Target("/"), connections=5000, threads=2, duration=3.0, cpus=(0,))
+    noted = connects_inside(plain, many, wrk.HOW_IT_CONNECTS)
+    assert noted.connect is None and len(noted.notes) == 1
+    assert noted.notes[0].startswith("connects not separated: wrk starts every connect of a thread at once")
+    assert connects_inside(plain, _spec(), wrk.HOW_IT_CONNECTS) is plain, "8 connections: nothing to say"
+    assert "ab starts its clock" in ab.HOW_IT_CONNECTS
+
+
+def test_a_failed_connect_is_a_request_error_only_with_a_connection_per_request():
+    errors = {kind: 0 for kind in ERROR_KINDS} | {"connect": 5, "timeout": 2}
+    assert request_errors(errors) == 2 and request_errors(errors, keepalive=False) == 7

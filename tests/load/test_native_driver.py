@@ -88,6 +88,25 @@ def test_warmup_pipelining_and_connection_per_request_become_flags():
     assert "--warmup-steady" not in args
 
 
+def test_the_connect_phase_is_asked_for_and_read_into_the_trial_line(fixture_root):
+    args = native.argv(spec(Target("/p")))
+    assert args[args.index("--connect-deadline") + 1] == "60s" and args[args.index("--connect-min") + 1] == "99"
+    assert native.allowance(spec(Target("/p"), connect_deadline=30.0)) == 30.0 + 3.0 + 5.0 + 60
+    phase = {"connections": 8, "opened": 8, "seconds": 0.5, "per_second": 16.0, "complete": True, "deadline_s": 60.0,
+             "in_progress": 64, "refused": 1, "timed_out": 0, "failed": 0, "retried": 1, "syn_retransmitted": 2}
+    data = {**fixture(fixture_root), "connect_s": 0.5, "connect": phase}
+    jsonschema.validate(data, SCHEMA)
+    result = native.parse(data)
+    assert result.connect == phase and native.parse(fixture(fixture_root)).connect is None
+    line = {"schema": 1, "kind": "trial", "framework": "x", "display": "X", "language": "c", "workload": "plaintext",
+            "part": "p", "point": "c=8", "profile": "closed", "connections": 8, "trial": 1,
+            "time": "2026-01-01T00:00:00+00:00", **result.to_dict(), "client_cpu_percent": 1.0,
+            "server_cpu_percent": 50.0, "server_rss_peak_mb": 10.0, "server_rss_mean_mb": 9.0, "flags": []}
+    assert_valid_lines([line])
+    with pytest.raises(jsonschema.ValidationError, match="opened"):
+        assert_valid_lines([{**line, "connect": {k: v for k, v in phase.items() if k != "opened"}}])
+
+
 def test_bad_spec_values_are_named():
     with pytest.raises(ValueError, match="LoadSpec.pipeline.*0"):
         spec(Target("/p"), pipeline=0)
@@ -184,6 +203,7 @@ def test_real_run_against_a_session_server():
     assert result.status_counts == {"200": result.requests} and result.responses_total == result.requests
     # The measured window's CPU, as shootout-load reports it: less than the run's wall time allows.
     assert 0 < result.client_cpu_s < result.duration_s and result.connect_s is not None and result.connect_s > 0
+    assert result.connect["opened"] == 4 and result.connect["seconds"] == result.connect_s
     # 0.2 s of warm-up holds no whole second for the curve.
     assert result.warmup_s is not None and result.warmup_s >= 0.2 and result.warmup_curve == []
     # The window on this process's clock, for the samplers: after the warm-up, as long as the trial, in the run.
@@ -236,15 +256,30 @@ def test_binary_exits_with_a_named_error_on_bad_flags():
     assert done.returncode == 2 and "nocolon" in done.stderr
 
 
-def test_output_with_nobody_listening_still_matches_the_schema():
-    done = subprocess.run([str(_built()), "--json", "-c", "2", "-t", "1", "-d", "300ms", "-R", "100",
-                           f"http://127.0.0.1:{_closed_port()}/"], capture_output=True, text=True, timeout=10)
+def test_output_of_a_server_that_never_answers_still_matches_the_schema():
+    # A socket that listens and never accepts: the kernel completes the connects, nothing ever answers.
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        done = subprocess.run([str(_built()), "--json", "-c", "2", "-t", "1", "-d", "300ms", "-R", "100",
+                               f"http://127.0.0.1:{silent.getsockname()[1]}/"], capture_output=True, text=True,
+                              timeout=10)
     data = json.loads(done.stdout)
     jsonschema.validate(data, SCHEMA)
-    assert data["requests"] == 0 and data["errors"]["connect"] > 0 and data["service_time_us"]["p99"] is None
-    # The 30 requests due in the window were never sent: they are in the latency at their age at its end.
+    assert data["requests"] == 0 and data["service_time_us"]["p99"] is not None
+    assert data["connect"]["opened"] == 2 and sum(data["errors"].values()) == 0
+    # The 30 requests due in the window were sent on the two connections or never: all are in the latency at
+    # their age at its end.
     assert data["unfinished"] >= 25 and data["latency_us"]["max"] >= 250_000
     assert data["rate_kept"] is False and "BELOW 99 %" in done.stderr
+
+
+def test_nobody_listening_fails_after_the_connect_deadline():
+    spec = LoadSpec("127.0.0.1", _closed_port(), Target("/"), connections=2, threads=1, duration=0.3,
+                    cpus=tuple(sorted(os.sched_getaffinity(0))), connect_deadline=0.5)
+    _built()
+    with pytest.raises(DriverError, match="only 0 of 2 connections opened within the 0.5s connect deadline.*refused"):
+        native.run(spec)
 
 
 def test_trial_line_with_native_fields_is_valid(fixture_root):

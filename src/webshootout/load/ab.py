@@ -7,9 +7,13 @@ import io
 import tempfile
 from pathlib import Path
 
-from .base import DriverError, LoadResult, LoadSpec, errors_of, run_tool
+from .base import DriverError, LoadResult, LoadSpec, connects_inside, errors_of, run_tool
 
 _POINTS = {"p50": 50, "p75": 75, "p90": 90, "p99": 99}
+# ab 2.3's test(): its clock starts, then start_connect() opens all -c connections at once, each sending its
+# request when its connect completes.
+HOW_IT_CONNECTS = ("ab starts its clock, then opens all its connections at once, each sending as soon as it is "
+                   "open")
 
 
 def parse_percentiles(text: str) -> dict[str, float | None]:
@@ -89,4 +93,5 @@ def run(spec: LoadSpec, log: Path | None = None) -> LoadResult:
         done, cpu = run_tool(argv(spec, csv_path), spec.cpus, spec.duration + 60, log)
         if done.returncode != 0 or not csv_path.exists():
             raise DriverError(f"ab exited with {done.returncode}: {(done.stderr or done.stdout).strip()[-500:]}")
-        return parse(done.stdout, csv_path.read_text(), cpu, spec.target.sessions, spec.keepalive)
+        result = parse(done.stdout, csv_path.read_text(), cpu, spec.target.sessions, spec.keepalive)
+    return connects_inside(result, spec, HOW_IT_CONNECTS)

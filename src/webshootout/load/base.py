@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import resource
 import subprocess
 import time
@@ -14,6 +15,14 @@ from ..workloads import Target
 PERCENTILES = ("p50", "p75", "p90", "p99", "p99_9", "p99_99")
 LATENCY_KEYS = (*PERCENTILES, "max", "mean", "stdev")
 ERROR_KINDS = ("connect", "read", "write", "timeout", "status", "validation", "parse")
+# The connect phase (shootout-load opens every connection before the first request): how long it may take,
+# and the share of the connections that must be open then for the point to run with those (else it fails).
+CONNECT_DEADLINE = 60.0
+CONNECT_MIN_PERCENT = 99.0
+# From this many connections a point's connect phase is worth a line of its own (report, wrk and ab notes).
+MANY_CONNECTIONS = 1000
+CONNECT_PHASE_KEYS = ("connections", "opened", "seconds", "per_second", "complete", "deadline_s", "in_progress",
+                      "refused", "timed_out", "failed", "retried", "syn_retransmitted")
 
 
 class DriverError(RuntimeError):
@@ -38,6 +47,8 @@ class LoadSpec:
     # End the warm-up once the mean req/s of the last 3 seconds is within this % of the mean of the 3 before,
     # up or down (throughput holds its level); `warmup` is then its cap (native only). None: it lasts `warmup`.
     warmup_steady: float | None = None
+    connect_deadline: float = CONNECT_DEADLINE  # native only: the connect phase ends at the latest after this
+    connect_min_percent: float = CONNECT_MIN_PERCENT  # native only: open at the deadline, or the point fails
 
     def __post_init__(self) -> None:
         if not (isinstance(self.pipeline, int) and self.pipeline >= 1):
@@ -91,6 +102,10 @@ class LoadResult:
     warmup_s: float | None = None  # start to measured window (connects included), when there was a warm-up
     warmup_curve: list[int] | None = None  # valid answers in each whole second of the warm-up (req/s)
     window_start_s: float | None = None  # from the tool's start until the measured window opened
+    # The connect phase (native, keep-alive): every connection opened before the first request, counted apart
+    # from the requests (CONNECT_PHASE_KEYS). None where the driver cannot separate it (wrk, ab) or there is
+    # none (a connection per request, whose connect is part of each request).
+    connect: dict | None = None
     io: str | None = None  # shootout-load's I/O path: "io_uring", or "epoll" where the ring is not to be had
     # The measured window on this process's time.monotonic() clock, where the driver knows it (the load ran
     # here); samplers then take the window's share. Not recorded: it means nothing outside this process.
@@ -101,6 +116,22 @@ class LoadResult:
         data["notes"] = list(self.notes)
         del data["window"]
         return data
+
+
+def request_errors(errors: dict[str, int], keepalive: bool = True) -> int:
+    """A trial's failed requests: every error but a failed connect, which on kept connections is the opening's,
+    not a request's; with a connection per request the connect is the request's own."""
+    return sum(count for kind, count in errors.items() if keepalive is False or kind != "connect")
+
+
+def connects_inside(result: LoadResult, spec: LoadSpec, how: str) -> LoadResult:
+    """A driver that opens its connections inside its measured time: at a point with many connections its
+    result says how (`how`), and that its connect phase cannot be told apart from the requests."""
+    if spec.connections < MANY_CONNECTIONS:
+        return result
+    note = (f"connects not separated: {how}; its failed connects count as connect errors, and the time they "
+            f"took is inside the measured window")
+    return dataclasses.replace(result, notes=(*result.notes, note))
 
 
 def errors_of(**counts: int) -> dict[str, int]:

@@ -9,7 +9,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from .base import LATENCY_KEYS, DriverError, LoadResult, LoadSpec, errors_of, run_tool
+from .base import CONNECT_PHASE_KEYS, LATENCY_KEYS, DriverError, LoadResult, LoadSpec, errors_of, run_tool
 
 ROOT = Path(__file__).resolve().parents[3]
 BINARY_ENV = "SHOOTOUT_LOAD"  # overrides where the binary is looked for
@@ -27,7 +27,8 @@ def argv(spec: LoadSpec, program: str = "shootout-load") -> list[str]:
     """The command line that asks shootout-load for the load and the checks the target describes."""
     target = spec.target
     args = [program, "--json", "-c", str(spec.connections), "-t", str(max(1, min(spec.threads, spec.connections))),
-            "-d", f"{spec.duration:g}s", "--timeout", f"{spec.timeout:g}s"]
+            "-d", f"{spec.duration:g}s", "--timeout", f"{spec.timeout:g}s",
+            "--connect-deadline", f"{spec.connect_deadline:g}s", "--connect-min", f"{spec.connect_min_percent:g}"]
     if spec.warmup > 0:
         args += ["--warmup", f"{spec.warmup:g}s"]
     if spec.warmup_steady is not None:
@@ -65,6 +66,15 @@ def _optional(data: dict, key: str, kind: type):
     return None if data.get(key) is None else kind(data[key])
 
 
+def _connect_phase(data: dict) -> dict | None:
+    """The connect phase as shootout-load reports it; None without one (a connection per request, or a build
+    from before the phase)."""
+    phase = data.get("connect")
+    if phase is None:
+        return None
+    return {key: phase[key] for key in CONNECT_PHASE_KEYS}
+
+
 def parse(data: dict) -> LoadResult:
     """A LoadResult from shootout-load's JSON (schemas/shootout-load.schema.json)."""
     try:
@@ -85,6 +95,7 @@ def parse(data: dict) -> LoadResult:
             connect_s=_optional(data, "connect_s", float), responses_total=_optional(data, "responses_total", int),
             keepalive=bool(data.get("keepalive", True)), warmup_s=_optional(data, "warmup_s", float),
             window_start_s=_optional(data, "window_start_s", float), io=_optional(data, "io", str),
+            connect=_connect_phase(data),
             warmup_curve=None if data.get("warmup_curve") is None else [int(n) for n in data["warmup_curve"]])
     except (KeyError, TypeError, ValueError) as exc:
         raise DriverError(f"shootout-load's JSON lacks or mistypes {exc}: {str(data)[:300]}") from None
@@ -95,9 +106,9 @@ def parse(data: dict) -> LoadResult:
 
 
 def allowance(spec: LoadSpec) -> float:
-    """Seconds a run may take: the connects and the warm-up come before the window, and the timeout may
-    hold each connect up."""
-    return spec.warmup + spec.duration + spec.timeout + 60
+    """Seconds a run may take: the connect phase (up to its deadline) and the warm-up come before the window,
+    and the timeout may hold a request up at its end."""
+    return spec.connect_deadline + spec.warmup + spec.duration + spec.timeout + 60
 
 
 def result_of(done: subprocess.CompletedProcess) -> LoadResult:

@@ -7,9 +7,13 @@ import os
 import tempfile
 from pathlib import Path
 
-from .base import LATENCY_KEYS, DriverError, LoadResult, LoadSpec, errors_of, run_tool
+from .base import LATENCY_KEYS, DriverError, LoadResult, LoadSpec, connects_inside, errors_of, run_tool
 
 SCRIPT = Path(__file__).with_name("done.lua")
+# wrk 4.2's thread_main: connect_socket() for every connection of the thread, all at once, then its clock
+# starts and each connection sends its first request as soon as its connect completes.
+HOW_IT_CONNECTS = ("wrk starts every connect of a thread at once, starts its clock, and each connection sends as "
+                   "soon as it is open, while the others still connect")
 
 
 def parse(data: dict, client_cpu_s: float, sessions_requested: bool) -> LoadResult:
@@ -47,4 +51,4 @@ def run(spec: LoadSpec, log: Path | None = None) -> LoadResult:
             data = json.loads(out.read_text())
         except ValueError as exc:
             raise DriverError(f"wrk's summary is not JSON ({exc}): {out.read_text()[:300]!r}") from None
-    return parse(data, cpu, spec.target.sessions)
+    return connects_inside(parse(data, cpu, spec.target.sessions), spec, HOW_IT_CONNECTS)
