@@ -82,6 +82,9 @@ class FakeServed:
     def context(self, workload: str) -> Context:
         return Context("127.0.0.1", 9, self.variant.path_of(workload), None, self.stack.assets)
 
+    def idle_sampler(self) -> FakeSampler:
+        return FakeSampler(Usage(cpu_percent=0.5, rss_peak_mb=40.0, rss_mean_mb=35.0, samples=2))
+
     def samplers(self) -> tuple[FakeSampler, FakeSampler]:
         compiling = self.stack.compiling.pop(0) if self.stack.compiling else None
         return (FakeSampler(Usage(cpu_percent=97.0, rss_peak_mb=40.0, rss_mean_mb=35.0, samples=8,

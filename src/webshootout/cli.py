@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import shlex
 import sys
 from pathlib import Path
 
 from . import ROOT
-from .stacks import catalog
+from .stacks import catalog, sides
 from .system import leftovers
 from .config import suites
-from .commands import check, clean, compare, report, run, setup
+from .commands import ab, check, clean, compare, report, run, setup
 from .commands import fairness as fairness_cmd
 from .commands import list as list_cmd
 from .commands import lab as lab_cmd
@@ -54,6 +55,9 @@ def parser() -> argparse.ArgumentParser:
                    help="open-loop rates in even steps; auto: 10..120 %% of the measured closed-loop capacity")
     p.add_argument("--burst", metavar="C,C,...[:S]", help="one run stepping through these connection counts, S s each")
     p.add_argument("--hash-n", metavar="N[,N...]", help="n for the hash workload, one point each (default 1)")
+    p.add_argument("--queries", metavar="N[,N...]",
+                   help="?queries= of the queries and updates workloads, one point each (default 20)")
+    p.add_argument("--count", metavar="N[,N...]", help="?count= of the cached workload, one point each (default 100)")
     p.add_argument("--sessions", choices=("sessions", "cookieless", "both"),
                    help="session workload: a visitor per connection, a new visitor per request, or both")
     p.add_argument("--keepalive", choices=("on", "off", "both"),
@@ -68,6 +72,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--load-cpus", metavar="CPUS", help="CPUs for the load generator (default: second half)")
     p.add_argument("--out", metavar="DIR", help="parent directory of the run directory (default runs/)")
     p.add_argument("--resume", metavar="RUN_DIR", help="continue a run, skipping trials already recorded")
+    p.add_argument("--interleave", action=argparse.BooleanOptionalAction,
+                   help="trials in rounds over a part's stacks, their servers kept up (default); "
+                        "--no-interleave: each stack's trials back to back, one server at a time")
+    _ab_parser(sub)
     p = sub.add_parser("report", help="write report.html, report.md and summary.json into a run; print one")
     p.add_argument("run_dir", metavar="RUN_DIR")
     p.add_argument("--format", choices=("terminal", "markdown", "html", "json"), default="terminal",
@@ -85,6 +93,47 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def _ab_parser(sub) -> None:
+    p = sub.add_parser("ab", help="is B faster or slower than A: trials alternated A B B A, a verdict with intervals")
+    p.add_argument("a", metavar="A", help="a framework id, or ID@VERSION: the stack at that version of its framework")
+    p.add_argument("b", metavar="B", help="the same for B (the same id as A for two settings or --b-dir)")
+    p.add_argument("--b-dir", metavar="PATH", help="B from this folder's framework.toml (your branch of the stack)")
+    p.add_argument("--a-env", action="append", metavar="KEY=VALUE", help="set in A's server environment (repeatable)")
+    p.add_argument("--b-env", action="append", metavar="KEY=VALUE", help="set in B's server environment (repeatable)")
+    p.add_argument("--threshold", type=float, metavar="PCT",
+                   help=f"a difference smaller than this is no difference, and exits 0 (default {ab.THRESHOLD:g})")
+    p.add_argument("--max-trials", type=int, metavar="N", help=f"trials a side per workload and point at most "
+                   f"(default {ab.MAX_TRIALS})")
+    p.add_argument("--workloads", metavar="NAMES", help=f"comma-separated, among {','.join(catalog.WORKLOADS)}")
+    p.add_argument("--connections", metavar="N[,N...]", help="closed-loop connections (default 64)")
+    p.add_argument("--rate", metavar="R[,R...]", help="open loop at these requests/s")
+    p.add_argument("--hash-n", metavar="N[,N...]", help="n for the hash workload")
+    p.add_argument("--workers", type=int, metavar="N", help="WORKERS for both servers")
+    p.add_argument("--duration", type=float, metavar="S", help=f"seconds per trial (default {ab.DURATION:g})")
+    p.add_argument("--warmup", type=float, metavar="S", help="seconds of warm-up per load point (default 2)")
+    p.add_argument("--driver", choices=DRIVERS, help="load generator (default native: shootout-load)")
+    p.add_argument("--server-cpus", metavar="CPUS", help="CPUs for the servers and PostgreSQL")
+    p.add_argument("--load-cpus", metavar="CPUS", help="CPUs for the load generator")
+    p.add_argument("--out", metavar="DIR", help="parent directory of the run directory (default runs/)")
+    p.add_argument("--no-install", action="store_true", help="never apt-get install; fail instead")
+
+
+def _ab(args, argv: list[str]) -> int:
+    settings = build(args, ROOT)
+    if args.duration is None:
+        settings = dataclasses.replace(settings, duration=ab.DURATION)
+    threshold = ab.THRESHOLD if args.threshold is None else args.threshold
+    if not 0 < threshold < 50:
+        raise SettingsError(f"--threshold: expected a percentage above 0 and below 50, got {threshold:g}")
+    trials = ab.MAX_TRIALS if args.max_trials is None else args.max_trials
+    if trials < 2:
+        raise SettingsError(f"--max-trials: expected at least 2 (one pair of blocks), got {trials}")
+    envs = (sides.parse_env("--a-env", args.a_env), sides.parse_env("--b-env", args.b_env))
+    chosen = sides.sides(catalog.discover(ROOT), args.a, args.b, Path(args.b_dir) if args.b_dir else None, envs,
+                         ROOT / "runs" / "versions")
+    return ab.run(settings, argv, chosen, ab.Options(threshold / 100, trials))
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parser().parse_args(argv)
@@ -99,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
             return fairness_cmd.run(ROOT, check=args.check)
         if args.command == "lab":
             return lab_cmd.run(args.action)
+        if args.command == "ab":
+            return _ab(args, argv)
         if getattr(args, "resume", None):
             settings = _resumed(args)
         else:
@@ -113,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
             return clean.run(settings)
         return run.run(settings, argv)
     except (SettingsError, catalog.ManifestError, suites.SuiteError, ResultsError, SetupError, PostgresError,
-            DriverError, RemoteError) as exc:
+            DriverError, RemoteError, sides.SideError) as exc:
         print(f"shootout: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -198,6 +198,11 @@ class Served:
             server = Sampler(group, jit=CompilerThreads.of(group.pids()) if group else None)
         return server, Sampler(database, None) if isinstance(database, RemoteGroup) else Sampler(database)
 
+    def idle_sampler(self) -> Sampler:
+        """The server's CPU while another is measured: read at the start and the end only, so that watching
+        it adds nothing to the trial it watches."""
+        return Sampler(self.server.running.group, None)
+
 
 @contextlib.contextmanager
 def serving(variant: Variant, env: server.Environment, *, install: bool,
@@ -262,8 +267,9 @@ def keepalive_mismatch(variant: Variant, kept: KeepAlive) -> str | None:
 
 
 def context(srv: server.Server, env: server.Environment, workload: str) -> Context:
+    fairness = srv.variant.fairness
     return Context(srv.host, srv.port, srv.variant.path_of(workload), env.postgres, env.assets,
-                   srv.variant.session_store)
+                   srv.variant.session_store, fairness.updates if fairness else None)
 
 
 def verify(srv: server.Server, env: server.Environment, workloads: list[str]) -> dict[str, str | None]:

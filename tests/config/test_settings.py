@@ -91,3 +91,18 @@ def test_profile_flags_override_every_part_of_a_suite(tmp_path):
     whole = settings.build(args(suite="two", rate_sweep="auto", burst="10,20:2"), tmp_path)
     assert [p.profile.connections for p in whole.parts] == [(8,), (5000,)]
     assert all(p.profile.rate_sweep.auto and p.profile.burst.steps == (10, 20) for p in whole.parts)
+
+
+def test_queries_and_count_flags_become_points(root):
+    s = settings.build(args(frameworks="flask", queries="1,5,10,15,20", count="1,10,20,50,100"), root)
+    assert s.parts[0].profile.queries == (1, 5, 10, 15, 20) and s.parts[0].profile.count == (1, 10, 20, 50, 100)
+
+
+@pytest.mark.parametrize("kw, message", [
+    (dict(queries="0"), "--queries: expected positive numbers like '1,5,10,15,20'"),
+    (dict(queries="5,x"), "--queries"), (dict(queries="600"), "--queries: at most 500"),
+    (dict(count="-1"), "--count: expected positive numbers like '1,10,20,50,100'"),
+])
+def test_bad_queries_and_count_flags_name_the_flag(root, kw, message):
+    with pytest.raises(SettingsError, match=message):
+        settings.build(args(frameworks="flask", **kw), root)

@@ -60,3 +60,25 @@ def test_suites_name_only_known_frameworks_and_quick_covers_every_language(root)
         assert set(named) <= set(variants), f"{path}: unknown {sorted(set(named) - set(variants))}"
     quick = suites.union(p.frameworks for p in suites.find(root, "quick").parts)
     assert {variants[i].language for i in quick} == {v.language for v in variants.values() if not v.unavailable}
+
+
+@pytest.mark.parametrize("text, field", [("queries = [0]", "queries"), ("count = [501]", "count"),
+                                         ("[[runs]]\nqueries = 'many'", "queries")])
+def test_bad_rows_per_request_name_file_and_field(tmp_path, text, field):
+    path = tmp_path / "bad.toml"
+    path.write_text(text + "\n")
+    with pytest.raises(SuiteError, match=field) as info:
+        suites.load(path)
+    assert str(path) in str(info.value)
+
+
+def test_tfb_runs_techempowers_levels_and_quick_keeps_its_workloads(root):
+    tfb = {part.name: part for part in suites.find(root, "tfb").parts}
+    assert tfb["queries-updates"].workloads == ("queries", "updates")
+    assert tfb["queries-updates"].profile.queries == (1, 5, 10, 15, 20)
+    assert tfb["queries-updates"].profile.connections == tfb["cached"].profile.connections == (512,)
+    assert tfb["cached"].profile.count == (1, 10, 20, 50, 100)
+    assert tfb["json-db-fortunes"].profile.connections == (16, 32, 64, 128, 256, 512)
+    assert tfb["plaintext"].profile.pipeline == 16
+    assert not set(suites.find(root, "quick").parts[0].workloads) & set(catalog.TECHEMPOWER_DB)
+    assert suites.find(root, "full").parts[0].workloads is None  # every workload, the new ones included

@@ -55,6 +55,9 @@ def test_at_a_glance_names_only_ranked_rows():
     assert "plaintext at c=16: <b>Beta</b> leads" in lead
     assert "<b>Alpha</b>" not in lead.split("</li>")[0] and "<b>Omega" not in lead
     assert "ceiling: Omega (static file baseline)" in lead
+    # The verdict names the row it could not rank, and why, so "Beta leads" is not read as "Beta is fastest".
+    first = lead.split("</li>")[0]
+    assert "not ranked: Alpha (client-bound: answered faster than the load CPUs can measure" in first
 
 
 def test_the_baseline_is_drawn_as_the_ceiling():

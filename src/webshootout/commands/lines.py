@@ -11,7 +11,7 @@ from ..system import cpulink, jit
 from .. import harness
 from ..config import profiles
 from ..harness import Fault, Served
-from ..load import LoadResult
+from ..load import LoadResult, request_errors
 from ..config.profiles import Point
 from ..system.sampler import Usage
 from ..config.suites import Part
@@ -27,6 +27,10 @@ def now() -> str:
 def fault_line(variant: catalog.Variant, fault: Fault, workload: str | None = None) -> dict:
     return {"kind": "fault", "framework": variant.id, "workload": workload, "stage": fault.stage,
             "reason": fault.reason, "log_tail": fault.log_tail, "time": now()}
+
+
+class StackFailed(Exception):
+    """The server (or the database it uses) can no longer be measured: the rest of its trials are skipped."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +54,7 @@ def keepalive_of(verification: harness.Verification) -> dict | None:
 
 def flags_of(result: LoadResult, client_cpu: float, point: Point) -> list[str]:
     flags = ["client-bound"] if client_cpu >= CLIENT_BOUND_CPU else []
-    if sum(result.errors.values()):
+    if request_errors(result.errors, result.keepalive):  # a failed connect is the connect phase's, not an error
         flags.append("errors")
         if point.pipeline > 1 and (result.errors["timeout"] or result.errors["read"]):
             flags.append("no-pipelining")  # answered the first request of a batch only: not slow, unable
@@ -71,6 +75,8 @@ class Usages:
     # The share of the server's and the load's CPUs the hypervisor took over the load run (steal.py); None
     # where the roles run on other hosts.
     steal_percent: dict[str, float] | None = None
+    # What the servers kept warm beside it (interleaved rounds) ran meanwhile, in all; None when none were.
+    idle_cpu_percent: float | None = None
 
 
 @dataclass(frozen=True)
@@ -88,6 +94,7 @@ def trial_line(subject: Subject, point: Point, trial: TrialId, result: LoadResul
     return {"kind": "trial", "framework": variant.id, "display": variant.display, "language": variant.language,
             "workload": subject.workload, "part": part.name, "point": point.label, "profile": point.mode,
             "connections": point.connections, "rate": point.rate, "hash_n": point.hash_n,
+            "queries": point.queries, "count": point.count,
             "workers": part.profile.workers, "slo_p99_ms": part.profile.slo_p99_ms,
             "burst_steps": list(point.burst.steps) if point.burst else None,
             "burst_step_seconds": point.burst.step_seconds if point.burst else None,
@@ -99,6 +106,7 @@ def trial_line(subject: Subject, point: Point, trial: TrialId, result: LoadResul
             "cpu_link": link.to_dict() if link else None,
             "jit_cpu_percent": None if compiling is None else round(compiling, 2), "jit_reruns": trial.jit_reruns,
             "steal_percent": usages.steal_percent,
+            "idle_cpu_percent": None if usages.idle_cpu_percent is None else round(usages.idle_cpu_percent, 2),
             "flags": flags_of(result, client_cpu, point) + (["cpus-far"] if link and link.far else [])
             + (["jit-compiling"] if compiling is not None and compiling > jit.LIMIT_PERCENT else [])}
 

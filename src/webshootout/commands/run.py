@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import statistics
 import sys
@@ -27,7 +28,8 @@ from ..services.postgres import PostgresError
 from ..config.settings import Settings
 from ..config.suites import Part
 from ..workloads import MODULES, Context
-from .lines import Subject, TrialId, Usages, fault_line, keepalive_of, now, trial_line, warmed_by
+from .lines import StackFailed, Subject, TrialId, Usages, fault_line, keepalive_of, now, trial_line, warmed_by
+from . import eta, rounds
 
 # Warm-up of every trial, in the trial's own load process: its connections are new, so their first requests
 # (and the server's per-connection set-up) stay out of the window.
@@ -44,27 +46,31 @@ JIT_RERUNS = 4
 Driver = Callable[..., LoadResult]  # (LoadSpec, log path) -> LoadResult
 
 
-class StackFailed(Exception):
-    """The server (or the database it uses) can no longer be measured: the rest of its trials are skipped."""
-
-
 class Progress:
-    """Counts trials to show where the run is and roughly how long is left."""
+    """Counts trials to show where the run is and how long is left (eta.py: from what trials cost so far)."""
 
-    def __init__(self, total: int, seconds_per_trial: float):
-        self.total, self.done, self.per_trial = total, 0, seconds_per_trial
+    def __init__(self, total: int, seconds_per_trial: float, plan=None, previous: dict | None = None):
+        self.total, self.done = total, 0
         self.started = time.monotonic()
+        self.eta = eta.Eta(plan or {eta.ANY: total}, seconds_per_trial, previous)
+
+    def finished(self, kind: eta.Kind) -> None:
+        self.done += 1
+        self.eta.finished(kind)
 
     def line(self, what: str) -> str:
         elapsed = time.monotonic() - self.started
-        left = max(0, self.total - self.done) * self.per_trial
-        return f"[{self.done + 1}/{self.total} | {elapsed:.0f}s elapsed, ~{left:.0f}s left] {what}"
+        return f"[{self.done + 1}/{self.total} | {elapsed:.0f}s elapsed, {self.eta.estimate().text()}] {what}"
 
 
 def _target(workload: str, ctx: Context, point: Point):
     module = MODULES[workload]
     if point.hash_n is not None:
         return module.target(ctx, n=point.hash_n)
+    if point.queries is not None:
+        return module.target(ctx, queries=point.queries)
+    if point.count is not None:
+        return module.target(ctx, count=point.count)
     if point.sessions is not None:
         return module.target(ctx, sessions=point.sessions)
     return module.target(ctx)
@@ -83,35 +89,54 @@ class RunContext:
     session: int  # index of this start of the run in meta.json's sessions
     stack: object = harness  # what starts servers: the harness, or a fake in unit tests
     link: cpulink.Link | None = None  # how far apart the server and load CPUs are, where it can be measured
+    seed: int = 0  # of the rounds' order (rounds.py), recorded in this session's entry of meta.json
+    idle: tuple[Served, ...] = ()  # servers kept warm, not measured, whose CPU each trial records (rounds.py)
 
     def run_part(self, part: Part, variants: list[catalog.Variant]) -> None:
         env = dataclasses.replace(self.env, workers=part.profile.workers)
+        if self.settings.interleave:
+            rounds.run_part(self, part, catalog.select(variants, part.frameworks), env)
+            return
         for variant in catalog.select(variants, part.frameworks):
             self.run_variant(part, variant, env)
 
-    def run_variant(self, part: Part, variant: catalog.Variant, env: Environment) -> None:
+    def available(self, part: Part, variant: catalog.Variant) -> bool:
+        """False, having recorded the skip, for a variant that cannot run here."""
         if variant.unavailable:
             say(f"{variant.id}: skipped, unavailable: {variant.unavailable}")
             self.rundir.append({"kind": "skipped", "framework": variant.id, "workload": None, "part": part.name,
                                 "reason": f"unavailable: {variant.unavailable}", "time": now()})
-            return
+        return not variant.unavailable
 
+    def serving(self, variant: catalog.Variant, env: Environment):
+        """The harness's lifecycle of one server, its leak at stop recorded as a fault."""
         def stop_fault(fault: Fault) -> None:
             say(f"{variant.id}: FAULT at stop: {fault.reason}")
             self.rundir.append(fault_line(variant, fault))
 
+        return self.stack.serving(variant, env, install=self.settings.install, on_stop_fault=stop_fault)
+
+    def verified(self, part: Part, served: Served) -> list[str]:
+        """Records every workload's verification; returns those that passed it."""
+        verifications = served.check(harness.workloads_of(served.variant, part.workloads))
+        for verification in verifications:
+            self.record(part, served, verification)
+        return [v.workload for v in verifications if v.passed]
+
+    def failed(self, served: Served, exc: StackFailed) -> None:
+        say(f"{served.variant.id}: {exc}")
+        self.rundir.append(fault_line(served.variant, Fault("trial", str(exc), served.log_tail())))
+
+    def run_variant(self, part: Part, variant: catalog.Variant, env: Environment) -> None:
+        if not self.available(part, variant):
+            return
         try:
-            with self.stack.serving(variant, env, install=self.settings.install, on_stop_fault=stop_fault) as served:
+            with self.serving(variant, env) as served:
                 try:
-                    verifications = served.check(harness.workloads_of(variant, part.workloads))
-                    for verification in verifications:
-                        self.record(part, served, verification)
-                    for verification in verifications:
-                        if verification.passed:
-                            self.run_workload(part, served, verification.workload)
+                    for workload in self.verified(part, served):
+                        self.run_workload(part, served, workload)
                 except StackFailed as exc:
-                    say(f"{variant.id}: {exc}")
-                    self.rundir.append(fault_line(variant, Fault("trial", str(exc), served.log_tail())))
+                    self.failed(served, exc)
         except harness.Failed as exc:
             say(f"{variant.id}: FAILED at {exc.fault}")
             self.rundir.append(fault_line(variant, exc.fault))
@@ -126,12 +151,18 @@ class RunContext:
         if not verification.passed:
             say(f"{variant.id} {workload}: verification FAILED, not measured: {verification.reason}")
 
-    def run_workload(self, part: Part, served: Served, workload: str) -> None:
-        variant = served.variant
+    def drivable(self, part: Part, variant: catalog.Variant, workload: str) -> bool:
+        """False, having recorded the skip, for a workload the driver cannot drive."""
         if workload == "websocket" and self.settings.driver not in load.WEBSOCKET_DRIVERS:
             self.rundir.append({"kind": "skipped", "framework": variant.id, "workload": workload, "time": now(),
                                 "part": part.name,
                                 "reason": f"the {self.settings.driver} driver cannot drive WebSocket connections"})
+            return False
+        return True
+
+    def run_workload(self, part: Part, served: Served, workload: str) -> None:
+        variant = served.variant
+        if not self.drivable(part, variant, workload):
             return
         try:
             self.measure(Subject(part, served, workload, served.context(workload)))
@@ -166,17 +197,21 @@ class RunContext:
         rates = [self.done[key] for key in keys.values() if key in self.done]
         if not todo:
             return rates, False
+        for trial in todo:
+            rates.append(self.next_trial(subject, point, trial, warmup, first=trial == todo[0]))
+        return rates, True
+
+    def next_trial(self, subject: Subject, point: Point, trial: int, warmup: float, *, first: bool) -> float:
+        """A trial of the point, after the point's warm-up when it is the `first` measured now; its req/s."""
         where = f"{subject.variant.id} {subject.workload} {point.label}"
         inside = self.settings.driver in load.IN_PROCESS_WARMUP
         # Every trial is measured alike, over connections of its own that it first warms up (native): the
         # point's warm-up is a load run of its own before them, which then counts as the first trial's.
-        warmed = [self._warm_up(subject, point, warmup, inside, where)] if warmup > 0 else []
+        warmed = [self._warm_up(subject, point, warmup, inside, where)] if first and warmup > 0 else []
         trial_warmup = min(warmup, TRIAL_WARMUP) if inside else 0.0
-        for trial in todo:
-            say(self.progress.line(f"{where} trial {trial}/{self.settings.trials}"
-                                   + (f" (warm-up {trial_warmup:g}s)" if trial_warmup else "")))
-            rates.append(self.trial(subject, point, trial, trial_warmup, warmed if trial == todo[0] else []))
-        return rates, True
+        say(self.progress.line(f"{where} trial {trial}/{self.settings.trials}"
+                               + (f" (warm-up {trial_warmup:g}s)" if trial_warmup else "")))
+        return self.trial(subject, point, trial, trial_warmup, warmed)
 
     def _warm_up(self, subject: Subject, point: Point, warmup: float, inside: bool, where: str) -> LoadResult:
         """The point's warm-up: with shootout-load until throughput holds its level (warmup the cap), with wrk
@@ -207,7 +242,7 @@ class RunContext:
             discarded.append(result)
         self.rundir.append(trial_line(subject, point, TrialId(trial, self.session, len(discarded) - len(warmed)),
                                       warmed_by(result, discarded), usages, measured))
-        self.progress.done += 1
+        self.progress.finished(eta.Kind(subject.part.name, point.connections, first=bool(warmed)))
         say(f"    {result.rps:,.0f} req/s, p99 {(result.latency_us['p99'] or 0) / 1000:.2f} ms, "
             f"errors {sum(result.errors.values())}, server CPU {usages.server.cpu_percent:.0f} %"
             + (f", JIT {compiling:.1f} %" if compiling is not None else ""))
@@ -221,8 +256,11 @@ class RunContext:
         server, database = subject.served.samplers()
         stolen = None if self.settings.hosts else {"server": steal.Steal(self.settings.server_cpus),
                                                    "load": steal.Steal(self.settings.load_cpus)}
+        idle = [served.idle_sampler() for served in self.idle]
         # Pinned first, so the samplers' threads start away from the server CPUs too.
-        with process.pin_harness(self.settings.server_cpus), server, database:
+        with process.pin_harness(self.settings.server_cpus), server, database, contextlib.ExitStack() as others:
+            for sampler in idle:
+                others.enter_context(sampler)
             result = self._drive(subject, point, point.burst.duration if point.burst else self.settings.duration,
                                  warmup)
         steal_percent = None if stolen is None else {role: round(s.percent(), 2) for role, s in stolen.items()}
@@ -237,9 +275,10 @@ class RunContext:
         cpus = len(self.settings.load_cpus)
         client_cpu = 100.0 * result.client_cpu_s / result.duration_s / cpus if result.duration_s else 0.0
         # Like the requests and the client's CPU, the server's CPU is the measured window's where it is known.
-        server_usage, database_usage = ((s.during(*result.window) if result.window else s.usage)
-                                        for s in (server, database))
-        return result, Usages(server_usage, database_usage, client_cpu, steal_percent), measured
+        server_usage, database_usage, *idle_usages = ((s.during(*result.window) if result.window else s.usage)
+                                                      for s in (server, database, *idle))
+        idle_cpu = sum(u.cpu_percent for u in idle_usages) if idle else None
+        return result, Usages(server_usage, database_usage, client_cpu, steal_percent, idle_cpu), measured
 
     def _link(self, step: Callable[[cpulink.Link], object]):
         """A step of the CPU link, or None when there is none or it failed (then it is dropped, said once)."""
@@ -256,6 +295,8 @@ class RunContext:
     def _settle(self, subject: Subject) -> None:
         """Lets the server drain what the last load left queued; resets the database state."""
         reason = subject.served.settle()
+        if reason and not subject.served.alive():  # e.g. between rounds, while other servers were measured
+            raise StackFailed(f"the server exited (code {subject.served.exit_code()}) before {subject.workload}")
         if reason:
             raise StackFailed(f"the server did not answer before {subject.workload}: {reason}")
         if self.env.postgres:
@@ -271,20 +312,6 @@ class RunContext:
                         duration, cpus, rate=point.rate, burst=point.burst, warmup=warmup,
                         warmup_steady=steady, keepalive=point.keepalive, pipeline=point.pipeline)
         return self.driver(spec, self.rundir.logs / f"{subject.variant.id}.load.log")
-
-
-def trial_count(settings: Settings, variants: list[catalog.Variant]) -> int:
-    """Trials the plan will run (an automatic rate sweep counted at its declared steps)."""
-    count = 0
-    for part in settings.parts:
-        for variant in catalog.select(variants, part.frameworks):
-            if variant.unavailable:
-                continue
-            for workload in harness.workloads_of(variant, part.workloads):
-                count += len(profiles.points(part.profile, workload))
-                if profiles.needs_capacity(part.profile, workload):
-                    count += part.profile.rate_sweep.steps * len(part.profile.connections)
-    return count * settings.trials
 
 
 def _open_run_dir(settings: Settings) -> RunDir:
@@ -312,14 +339,16 @@ def run(settings: Settings, argv: list[str], *, driver: Driver | None = None, st
     rundir = _open_run_dir(settings)
     done = rundir.done_trials()
     say(f"run directory: {rundir.path}")
-    progress = Progress(max(0, trial_count(settings, everything) - len(done)),
-                        settings.duration + settings.warmup / settings.trials + 1)
+    left = eta.plan(settings, everything, done)
+    progress = Progress(sum(left.values()), settings.duration + settings.warmup / settings.trials + 1, left,
+                        eta.previous_costs(rundir.path.parent, settings.suite_name, rundir.path))
     need_database = stack.needs_database(variants)
     try:
         with placement.placed(settings.hosts, say, catalog.available_ids(variants)) as where, \
                 stack.environment(rundir.path / "work", rundir.logs, settings.server_cpus, need_database,
                                   where) as env:
             session = machine.session(settings.root, argv, env.postgres.version if env.postgres else None)
+            session["interleave_seed"] = rounds.new_seed() if settings.interleave else None
             if where is not None:  # each session's, as a resumed run may find the hosts changed
                 session["topology"] = placement.topology(where, rundir.logs, need_database, say)
             if settings.resume:
@@ -330,7 +359,8 @@ def run(settings: Settings, argv: list[str], *, driver: Driver | None = None, st
             rundir.write_meta(meta)
             context = RunContext(settings, rundir, env, driver or _driver(settings, where), done, progress,
                                  len(meta["sessions"]) - 1, stack,
-                                 stack.cpu_link(settings.server_cpus, settings.load_cpus, where))
+                                 stack.cpu_link(settings.server_cpus, settings.load_cpus, where),
+                                 session["interleave_seed"] or 0)
             for part in settings.parts:
                 context.run_part(part, everything)
     except KeyboardInterrupt:

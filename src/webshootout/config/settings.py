@@ -39,6 +39,7 @@ class Settings:
     resume: Path | None = None
     install: bool = True  # whether setup may apt-get install (only as root)
     hosts: hostsfile.Hosts | None = None  # where app, database and load run; None: all on this machine
+    interleave: bool = True  # a part's trials in rounds over its stacks (commands/rounds.py), not stack by stack
 
     @property
     def suite_name(self) -> str:
@@ -143,6 +144,9 @@ def profile_flags(args) -> dict:
                           "step_seconds": _numbers("--burst", seconds or "5", float, "100,500,1000:5")[0]}
     if get("hash_n") is not None:
         table["hash_n"] = [int(v) for v in _numbers("--hash-n", get("hash_n"), int, "1,1000")]
+    for flag, example in (("queries", "1,5,10,15,20"), ("count", "1,10,20,50,100")):
+        if get(flag) is not None:
+            table[flag] = [int(v) for v in _numbers(f"--{flag}", get(flag), int, example)]
     for flag in ("sessions", "workers", "slo_p99_ms", "websocket_rate", "pipeline"):
         if get(flag) is not None:
             table[flag] = get(flag)
@@ -224,6 +228,7 @@ def build(args, root: Path, *, default_suite: str | None = None) -> Settings:
         resume=Path(get("resume")) if get("resume") else None,
         install=not get("no_install"),
         hosts=placed,
+        interleave=get("interleave") is not False,
     )
 
 

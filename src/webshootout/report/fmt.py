@@ -63,6 +63,8 @@ FLAG_TEXTS = {
                      "jit.py)",
     "no-pipelining": "no-pipelining: pipelined requests after the first of a batch were never answered; the "
                      "stack cannot pipeline, which says nothing of its speed",
+    "connections-short": "connections-short: in a trial fewer connections opened by the connect deadline than the "
+                         "point asks for; it ran with those (connect phase in the table below)",
 }
 
 
@@ -70,7 +72,9 @@ def flag_text(flag: str, result: dict) -> str:
     """A flag spelled out, with the numbers behind it where the row has them."""
     if flag == "errors":
         kinds = ", ".join(f"{kind} {n:,}" for kind, n in result["errors_by_kind"].items())
-        return f"errors: {result['errors']:,} failed requests" + (f" ({kinds})" if kinds else "")
+        apart = ("; connect: connections that failed to open in the window, not failed requests"
+                 if result.get("connect") and "connect" in result["errors_by_kind"] else "")
+        return f"errors: {result['errors']:,} failed requests" + (f" ({kinds}{apart})" if kinds else "")
     if flag == "below-rate":
         return (f"below-rate: achieved {count(result['achieved_rate'])} of the {count(result['target_rate'])} "
                 "req/s asked (under 99 %): the latency is that of an overloaded system")
@@ -79,6 +83,17 @@ def flag_text(flag: str, result: dict) -> str:
         return (f"closes connections: {keepalive['requests']} requests at verification took "
                 f"{keepalive['connections']} TCP connections")
     return FLAG_TEXTS.get(flag, flag)
+
+
+def connect_phase(phase: dict) -> str:
+    """A row's connect phase: "10,000 open in 2.1 s", with what failed on the way in all its trials."""
+    opened = (f"{phase['opened']:,}" if phase["opened"] == phase["connections"]
+              else f"{phase['opened']:,} of {phase['connections']:,}")
+    failures = [f"{phase[key]:,} {name}" for key, name in (("refused", "refused"), ("timed_out", "timed out"),
+                                                            ("failed", "failed"), ("retried", "retried"),
+                                                            ("syn_retransmitted", "SYN resent")) if phase[key]]
+    seconds = f"{phase['seconds']:.2g}" if phase["seconds"] < 10 else f"{phase['seconds']:,.0f}"
+    return f"{opened} open in {seconds} s" + (f" ({', '.join(failures)})" if failures else "")
 
 
 def not_measured_line(item: dict) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from . import fmt, svg, tables
+from . import fmt, overview, svg, tables
 from .summary import sweeps
 
 # Spectrum x positions: log10(1 / (1 - q)), so every extra "9" of the percentile gets the same width.
@@ -82,8 +82,20 @@ def _lead_item(workload: dict) -> str:
             text += (f"; {fmt.ratio(top[0]['rps']['median'] / last['rps']['median'])}&times; the last, "
                      f"{escape(last['display'])}")
     ceilings = [r for r in point["results"] if r["standing"] == "baseline"]
-    text += "".join(f"; ceiling: {escape(r['display'])} {fmt.count(r['rps']['median'])} req/s" for r in ceilings)
-    return text
+    text += "".join(f"; ceiling: {escape(r['display'])} {fmt.count(r['rps']['median'])} req/s"
+                    + (f" ({CLIENT_BOUND})" if "client-bound" in r["flags"] else "") for r in ceilings)
+    return text + _unranked(point)
+
+
+# What a reader must know before quoting who leads: a row faster than the load could drive is not slower.
+CLIENT_BOUND = "client-bound: answered faster than the load CPUs can measure, so its req/s is the client's"
+
+
+def _unranked(point: dict) -> str:
+    """The rows the verdict could not rank, by name, and why."""
+    why = [f"{escape(r['display'])} ({CLIENT_BOUND if 'client-bound' in r['flags'] else ', '.join(r['flags'])})"
+           for r in point["results"] if r["standing"] == "flagged"]
+    return f"; not ranked: {'; '.join(why)}" if why else ""
 
 
 def _lead(summary: dict) -> str:
@@ -165,7 +177,8 @@ def _sweep(sweep: dict, colors: dict, what: str) -> str:
             names[r["framework"]] = r["display"]
     series = [svg.Series(names[f], colors[f], pts) for f, pts in by_framework.items()]
     ticks = [(p[axis], f"{p[axis]:g}") for p in sweep["points"]]
-    label = "connections" if axis == "connections" else "target rate (req/s)"
+    label = {"connections": "connections", "rate": "target rate (req/s)", "queries": "queries per request",
+             "count": "cached rows per request"}[axis]
     if what == "rps":
         return svg.lines(f"req/s against {label}", series, svg.Axes(ticks, fmt.count, label, "req/s (median)", x_log=True))
     latency = "closed-loop p99" if sweep["profile"] == "closed" else "p99"
@@ -260,6 +273,7 @@ def render(summary: dict) -> str:
                             for w in summary["workloads"])
     body = [f"<h1>webshootout report</h1><p class='note'>{nav}</p>",
             _card("At a glance", _lead(summary)),
+            *([_card("TechEmpower overview", _html_table(found))] if (found := overview.table(summary)) else []),
             _card("How this was measured", _header(run))]
     body += [_workload(w, colors) for w in summary["workloads"]]
     body.append(_not_measured(summary["not_measured"]))

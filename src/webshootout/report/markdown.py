@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import fmt, tables
+from . import fmt, overview, tables
 
 
 def _table(header: tuple[str, ...], rows: list[tuple[str, ...]], left: set[int] | frozenset[int]) -> list[str]:
@@ -64,7 +64,10 @@ def _workload(workload: dict) -> list[str]:
 
 
 def render(summary: dict) -> str:
-    out = _header(summary["run"]) + _frameworks(summary["run"])
+    out = _header(summary["run"])
+    found = overview.table(summary)
+    out += _block(found) if found else []
+    out += _frameworks(summary["run"])
     for workload in summary["workloads"]:
         out += _workload(workload)
     if summary["not_measured"]:

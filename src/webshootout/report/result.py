@@ -11,12 +11,14 @@ from collections import defaultdict
 from dataclasses import asdict
 
 from ..config import profiles
+from ..load import request_errors
 from . import stats
 
 NOISY_CV = 0.05
 PERCENTILES = (("p50", 50.0), ("p75", 75.0), ("p90", 90.0), ("p99", 99.0), ("p99_9", 99.9), ("p99_99", 99.99))
 # A row with one of these says more about the measurement than the framework: it is never ranked.
-DISQUALIFYING = ("errors", "client-bound", "below-rate", "no-responses", "no-pipelining")
+DISQUALIFYING = ("errors", "client-bound", "below-rate", "no-responses", "no-pipelining", "connections-short")
+CONNECT_COUNTS = ("refused", "timed_out", "failed", "retried", "syn_retransmitted")
 
 
 def _latency(trials: list[dict]) -> dict:
@@ -44,8 +46,12 @@ def _flags(trials: list[dict], rps: list[float], keepalive: dict | None) -> list
     flags = {flag for t in trials for flag in t.get("flags", [])}
     if stats.cv(rps) > NOISY_CV:
         flags.add("noisy")
-    if any(sum(t["errors"].values()) for t in trials):
+    # Only failed requests: a connection that failed to open is the connect phase's (or, in the window, a
+    # connect error shown apart), not a request's.
+    if any(_request_errors(t) for t in trials):
         flags.add("errors")
+    if any(t.get("connect") and t["connect"]["opened"] < t["connect"]["connections"] for t in trials):
+        flags.add("connections-short")
     if any(t.get("target_rate") and (t.get("achieved_rate") or 0) < profiles.BELOW_RATE * t["target_rate"] for t in trials):
         flags.add("below-rate")
     if any(t["requests"] == 0 for t in trials):
@@ -55,6 +61,21 @@ def _flags(trials: list[dict], rps: list[float], keepalive: dict | None) -> list
     if keepalive and keepalive["connections"] > 1:
         flags.add("closes-connections")
     return sorted(flags)
+
+
+def _request_errors(trial: dict) -> int:
+    return request_errors(trial["errors"], trial.get("keepalive", True))
+
+
+def _connect(trials: list[dict]) -> dict | None:
+    """The connect phases of the trials: the fewest opened, the median time, the failures of all of them."""
+    phases = [t["connect"] for t in trials if t.get("connect")]
+    if not phases:
+        return None
+    return {"connections": phases[0]["connections"], "opened": min(p["opened"] for p in phases),
+            "seconds": round(stats.median([p["seconds"] for p in phases]), 3),
+            "per_trial_seconds": [round(p["seconds"], 3) for p in phases], "trials": len(phases),
+            **{key: sum(p[key] for p in phases) for key in CONNECT_COUNTS}}
 
 
 def _median_of(trials: list[dict], key: str) -> float | None:
@@ -134,7 +155,7 @@ def build(trials: list[dict], profile: str, keepalive: dict | None) -> dict:
             trials, lambda t: stats.per_cpu_second(t["rps"], t["server_cpu_percent"])),
         "rps_per_mb": _efficiency(trials, lambda t: stats.per_mb(t["rps"], t["server_rss_peak_mb"])),
         "requests": sum(t["requests"] for t in trials),
-        "errors": sum(errors.values()), "errors_by_kind": errors,
+        "errors": sum(_request_errors(t) for t in trials), "errors_by_kind": errors, "connect": _connect(trials),
         "flags": _flags(trials, rps, keepalive), "keepalive": keepalive,
         "target_rate": first.get("target_rate"),
         "achieved_rate": _median_of(trials, "achieved_rate"),

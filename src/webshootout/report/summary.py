@@ -26,13 +26,15 @@ def point_of(line: dict) -> dict:
     """The load point a trial belongs to, as the harness labelled it (profiles.Point.label, the one source)."""
     rate = line["rate"] if "rate" in line else line.get("target_rate")
     return {"part": line["part"], "label": line["point"], "profile": line["profile"],
-            "connections": line["connections"], "rate": rate, "hash_n": line.get("hash_n")}
+            "connections": line["connections"], "rate": rate, "hash_n": line.get("hash_n"),
+            "queries": line.get("queries"), "count": line.get("count")}
 
 
 def _point_sort_key(point: dict) -> tuple:
     # Steady closed loop first, then open loop, then named profiles such as bursts.
     order = {"closed": 0, "open": 1}.get(point["profile"], 2)
-    return (point["part"] or "", order, point["profile"], point["hash_n"] or 0, point["rate"] or 0,
+    return (point["part"] or "", order, point["profile"], point["hash_n"] or 0, point["queries"] or 0,
+            point["count"] or 0, point["rate"] or 0,
             point["connections"], point["label"])
 
 
@@ -90,6 +92,7 @@ def _run_header(meta: dict) -> dict:
         "topology": next((s["topology"] for s in reversed(meta.get("sessions", [])) if s.get("topology")), None),
         "tools": {name: short_version(text) for name, text in meta.get("tools", {}).items()},
         "settings": {k: settings.get(k) for k in ("driver", "duration", "warmup", "trials")},
+        "suite": (settings.get("suite") or {}).get("name"),  # None: flags alone chose what ran
         "frameworks": meta.get("frameworks", {}),
     }
 
@@ -158,11 +161,13 @@ def to_json(summary: dict) -> str:
 
 
 def sweeps(workload: dict) -> list[dict]:
-    """Series of load points that differ only in connections (closed loop) or rate (open loop).
+    """Series of load points that differ only in connections (closed loop), rate (open loop), or the rows per
+    request (queries, count).
 
     Points are grouped by everything in their label except the varying number, so hash n=1 and n=100 or
     different connection counts of a rate sweep form separate series. Returns
-    [{"profile", "axis": "connections"|"rate", "name", "points": [...]}] for series with 2+ points.
+    [{"profile", "axis": "connections"|"rate"|"queries"|"count", "name", "points": [...]}] for series with 2+
+    points.
     """
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for point in workload["points"]:
@@ -172,6 +177,10 @@ def sweeps(workload: dict) -> list[dict]:
         token = f"rate={point['rate']:g}" if axis == "rate" else f"c={point['connections']}"
         rest = " ".join(t for t in point["label"].split() if t != token)
         groups[(point["profile"], axis, rest)].append(point)
+        for rows in ("queries", "count"):  # the rows per request of queries, updates and cached: an axis too
+            if point.get(rows) is not None:
+                token = f"{rows}={point[rows]}"
+                groups[(point["profile"], rows, " ".join(t for t in point["label"].split() if t != token))].append(point)
     return [{"profile": profile, "axis": axis, "name": rest or profile,
              "points": sorted(pts, key=lambda p: p[axis])}
             for (profile, axis, rest), pts in groups.items() if len({p[axis] for p in pts}) > 1]

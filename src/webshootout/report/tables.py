@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..load.base import MANY_CONNECTIONS
 from . import fmt
 from .result import DISQUALIFYING
 from .summary import STANDINGS
@@ -122,28 +123,51 @@ def main_tables(workload: dict) -> list[Table]:
     return [_table(points, is_open) for points, is_open in ((closed, False), (opened, True)) if points]
 
 
+def _connect_cell(point: dict, result: dict) -> str | None:
+    """The connect phase where it was measured ("10,000 open in 2.1 s"); where a driver opens its connections
+    inside its measured time at a point with many of them, that it cannot tell; else the time alone (result
+    lines from before the phase), or nothing."""
+    if result.get("connect"):
+        return fmt.connect_phase(result["connect"])
+    if result["driver"] in ("wrk", "ab") and point["connections"] >= MANY_CONNECTIONS:
+        return f"not separated ({result['driver']})"
+    return None if result["connect_s"] is None else f"{result['connect_s']:.3g}"
+
+
 def extras(workload: dict) -> Table | None:
-    """Connect time, every response and the warm-up, for rows whose result lines carry them."""
+    """The connect phase, every response and the warm-up, for rows whose result lines carry them."""
     pairs = [(p, r) for p in workload["points"] for r in p["results"]]
-    columns = [(key, name) for key, name in (("connect_s", "connect s"), ("responses_total", "responses (all)"),
+    values = {"connect": lambda p, r: _connect_cell(p, r), "responses_total": lambda p, r: r["responses_total"],
+              "warmup_s": lambda p, r: r["warmup_s"], "warmup_curve": lambda p, r: r["warmup_curve"]}
+    # Result lines from before the connect phase carry its time alone.
+    phased = any(r.get("connect") or (r["connect_s"] is None and _connect_cell(p, r)) for p, r in pairs)
+    columns = [(key, name) for key, name in (("connect", "connect phase" if phased else "connect s"),
+                                             ("responses_total", "responses (all)"),
                                              ("warmup_s", "warm-up s"), ("warmup_curve", "warm-up req/s"))
-               if any(r[key] is not None for _, r in pairs)]
+               if any(values[key](p, r) is not None for p, r in pairs)]
     if not columns:
         return None
 
     def cell(key: str, value) -> str:
         if value is None or value == []:  # a warm-up under a second has no whole second to show
             return "-"
+        if key == "connect":
+            return value
         if key == "warmup_curve":
             return f"{len(value)} s {fmt.sparkline(value)} {fmt.count(max(value, default=0))} max"
         return fmt.count(value) if key == "responses_total" else f"{value:.3g}"
 
-    rows = [(r["framework"], p["label"], *(cell(key, r[key]) for key, _ in columns)) for p, r in pairs]
+    rows = [(r["framework"], p["label"], *(cell(key, values[key](p, r)) for key, _ in columns)) for p, r in pairs]
     header = ("framework", "load", *(name for _, name in columns))
     notes = ["responses (all): every response the load generator read, valid or not; req/s counts the valid "
              "ones only"] if any(key == "responses_total" for key, _ in columns) else []
+    if phased:
+        notes.append("connect phase: every connection opened (and upgraded) before the first request; the median "
+                     "of the trials' times, the fewest opened, the failures of all trials; never in the latency or "
+                     "the errors (docs/method.md)")
     if any(key == "warmup_s" for key, _ in columns):
         notes.append("warm-up: the one before the point's first trial, until throughput was steady or the cap; "
                      "later trials only warm up their new connections")
-    left = {0, 1} | {i + 2 for i, (key, _) in enumerate(columns) if key == "warmup_curve"}
+    left = {0, 1} | {i + 2 for i, (key, _) in enumerate(columns)
+                     if key == "warmup_curve" or (key == "connect" and phased)}
     return Table("connections, responses and warm-up", header, frozenset(left), rows, notes)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import fmt, tables
+from . import fmt, overview, tables
 
 
 def table(header: tuple[str, ...], rows: list[tuple[str, ...]], left: set[int] | frozenset[int]) -> str:
@@ -20,7 +20,8 @@ def _block(found: tables.Table) -> str:
 
 
 def render(summary: dict) -> str:
-    out = []
+    found = overview.table(summary)
+    out = [f"\n== TechEmpower overview ==\n{_block(found)}"] if found else []
     for workload in summary["workloads"]:
         blocks = [*tables.main_tables(workload), *filter(None, [tables.extras(workload)])]
         out.append(f"\n== {workload['workload']} ==\n" + "\n".join(_block(b) for b in blocks)
