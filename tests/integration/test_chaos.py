@@ -208,8 +208,8 @@ def test_nothing_is_left_behind_whatever_ends_the_harness(root):
         second = harness()
         assert_swept(second, first, expected)
         run = second.run_dir()
-        second.wait_for(lambda: len(trials(run)) == 1 and second.said("trial 2/2"),
-                        "the second trial's start")
+        # The progress line of the run's second trial (interleaved: another workload's first trial).
+        second.wait_for(lambda: len(trials(run)) == 1 and second.said("[2/"), "the second trial's start")
         time.sleep(0.5)
         second.kill()
         second.ended()
