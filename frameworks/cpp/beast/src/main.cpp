@@ -2,6 +2,7 @@
 // shared port (SO_REUSEPORT lets the kernel spread connections) and its own PostgreSQL connections.
 #include "connection.hpp"
 #include "settings.hpp"
+#include "techempower.hpp"
 #include "workloads.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -67,6 +68,8 @@ int main() {
     const auto connections = [&settings](int thread) {
       return std::max(1, settings.db_pool / settings.workers + (thread < settings.db_pool % settings.workers ? 1 : 0));
     };
+
+    techempower::load_world_cache(settings.database_url);  // the cached workload's rows, read once at start
 
     std::vector<std::unique_ptr<Thread>> threads;
     std::random_device seed;

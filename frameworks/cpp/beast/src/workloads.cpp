@@ -1,5 +1,7 @@
 #include "workloads.hpp"
 
+#include "techempower.hpp"
+
 #include <boost/beast/core/file.hpp>
 #include <boost/beast/version.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
@@ -35,6 +37,8 @@ const std::vector<pg::Statement> kStatements = {
     {"session_select", "SELECT data FROM usersessions WHERE uid = $1 FOR UPDATE"},
     {"session_insert", "INSERT INTO usersessions (uid, data) VALUES ($1, $2)"},
     {"session_update", "UPDATE usersessions SET data = $2 WHERE uid = $1"},
+    {"world_update", "UPDATE world SET randomnumber = $2 WHERE id = $1"},
+    {"fortunes", "SELECT id, message FROM fortune"},
 };
 
 // Beast leaves Date to the application. Each thread formats it when the clock's second changes and
@@ -97,6 +101,80 @@ asio::awaitable<Response> db(Worker& worker, const Request& request) {
   if (PQntuples(row.get()) != 1) throw std::runtime_error("world has no row with id " + id);
   co_return json_response(request, {{"id", std::stoi(PQgetvalue(row.get(), 0, 0))},
                                     {"randomNumber", std::stoi(PQgetvalue(row.get(), 0, 1))}});
+}
+
+std::optional<std::string_view> parameter(std::string_view query, std::string_view name);
+
+// ---- queries, updates, fortunes, cached (TechEmpower's types)
+
+int random_id(Worker& worker) { return std::uniform_int_distribution<int>(1, 10000)(worker.rng); }
+
+json world_row(int id, int number) { return {{"id", id}, {"randomNumber", number}}; }
+
+// One query per row on one leased connection, each awaited before the next.
+asio::awaitable<std::vector<std::pair<int, int>>> read_worlds(Worker& worker, pg::Connection& conn, int count) {
+  std::vector<std::pair<int, int>> worlds;
+  for (int i = 0; i < count; ++i) {
+    const std::string id = std::to_string(random_id(worker));
+    const pg::Result row = co_await conn.execute("world", std::array{id.c_str()});
+    if (PQntuples(row.get()) != 1) throw std::runtime_error("world has no row with id " + id);
+    worlds.emplace_back(std::stoi(PQgetvalue(row.get(), 0, 0)), std::stoi(PQgetvalue(row.get(), 0, 1)));
+  }
+  co_return worlds;
+}
+
+json rows_json(const std::vector<std::pair<int, int>>& worlds) {
+  json rows = json::array();
+  for (const auto& [id, number] : worlds) rows.push_back(world_row(id, number));
+  return rows;
+}
+
+asio::awaitable<Response> queries(Worker& worker, const Request& request, std::string_view query) {
+  const int count = techempower::count(parameter(query, "queries"));
+  std::vector<std::pair<int, int>> worlds;
+  {
+    auto conn = co_await worker.pool.acquire();
+    worlds = co_await read_worlds(worker, *conn, count);
+  }
+  co_return json_response(request, rows_json(worlds));
+}
+
+// One autocommitted UPDATE per row: each locks a single row, so concurrent requests cannot deadlock.
+asio::awaitable<Response> updates(Worker& worker, const Request& request, std::string_view query) {
+  const int count = techempower::count(parameter(query, "queries"));
+  std::vector<std::pair<int, int>> worlds;
+  {
+    auto conn = co_await worker.pool.acquire();
+    worlds = co_await read_worlds(worker, *conn, count);
+    for (auto& [id, number] : worlds) {
+      number = random_id(worker);
+      const std::string id_text = std::to_string(id), number_text = std::to_string(number);
+      co_await conn->execute("world_update", std::array{id_text.c_str(), number_text.c_str()});
+    }
+  }
+  co_return json_response(request, rows_json(worlds));
+}
+
+asio::awaitable<Response> fortunes(Worker& worker, const Request& request) {
+  pg::Result result;
+  {
+    auto conn = co_await worker.pool.acquire();
+    result = co_await conn->execute("fortunes");
+  }
+  std::vector<techempower::Fortune> rows;
+  for (int row = 0; row < PQntuples(result.get()); ++row) {
+    rows.emplace_back(std::stoi(PQgetvalue(result.get(), row, 0)), PQgetvalue(result.get(), row, 1));
+  }
+  co_return text(request, http::status::ok, techempower::fortunes_page(std::move(rows)), "text/html; charset=utf-8");
+}
+
+Response cached(Worker& worker, const Request& request, std::string_view query) {
+  json rows = json::array();
+  for (int i = techempower::count(parameter(query, "count")); i > 0; --i) {
+    const int id = random_id(worker);
+    rows.push_back(world_row(id, techempower::cached_number(id)));
+  }
+  return json_response(request, rows);
 }
 
 // ---- session
@@ -274,6 +352,10 @@ asio::awaitable<Response> route(Worker& worker, const Request& request) {
   if (path == "/db") co_return co_await db(worker, request);
   if (path == "/session") co_return co_await session(worker, request);
   if (path == "/hash") co_return co_await hash(worker, request, query);
+  if (path == "/queries") co_return co_await queries(worker, request, query);
+  if (path == "/updates") co_return co_await updates(worker, request, query);
+  if (path == "/fortunes") co_return co_await fortunes(worker, request);
+  if (path == "/cached-queries") co_return cached(worker, request, query);
   if (path.starts_with("/static/")) co_return static_file(worker, request, path.substr(8));
   co_return text(request, http::status::not_found, "no route for " + std::string(path) + "\n");
 }

@@ -1,0 +1,1 @@
+<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table><tr><th>id</th><th>message</th></tr>@foreach ($fortunes as $id => $message)<tr><td>{{ $id }}</td><td>{{ $message }}</td></tr>@endforeach</table></body></html>
