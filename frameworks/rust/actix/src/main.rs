@@ -9,13 +9,16 @@ use actix_web::{
 };
 use serde::Serialize;
 use shootout_common::env::Env;
-use shootout_common::workloads::{self, HashQuery, Pool, SESSION_COOKIE};
+use shootout_common::techempower::{self, CountQuery, QueriesQuery, Template, WorldCache};
+use shootout_common::workloads::{self, HashQuery, Pool, SESSION_COOKIE, World};
 
 const TEXT: &str = "text/plain; charset=utf-8";
+const HTML: &str = "text/html; charset=utf-8";
 
 struct AppData {
     pool: Pool,
     hash_file: String,
+    cache: WorldCache,
 }
 
 #[derive(Serialize)]
@@ -41,6 +44,30 @@ async fn json() -> web::Json<Message> {
 #[get("/db")]
 async fn db(data: web::Data<AppData>) -> Result<web::Json<workloads::World>, actix_web::Error> {
     Ok(web::Json(workloads::random_world(&data.pool).await.map_err(fault)?))
+}
+
+#[get("/queries")]
+async fn queries(data: web::Data<AppData>, query: web::Query<QueriesQuery>) -> Result<web::Json<Vec<World>>, actix_web::Error> {
+    let n = techempower::count(query.queries.as_deref());
+    Ok(web::Json(techempower::queries(&data.pool, n).await.map_err(fault)?))
+}
+
+#[get("/updates")]
+async fn updates(data: web::Data<AppData>, query: web::Query<QueriesQuery>) -> Result<web::Json<Vec<World>>, actix_web::Error> {
+    let n = techempower::count(query.queries.as_deref());
+    Ok(web::Json(techempower::updates(&data.pool, n).await.map_err(fault)?))
+}
+
+#[get("/fortunes")]
+async fn fortunes(data: web::Data<AppData>) -> Result<HttpResponse, actix_web::Error> {
+    let page = techempower::fortunes(&data.pool).await.map_err(fault)?;
+    Ok(HttpResponse::Ok().content_type(HTML).body(page.render().map_err(fault)?))
+}
+
+#[get("/cached-queries")]
+async fn cached(data: web::Data<AppData>, query: web::Query<CountQuery>) -> Result<web::Json<Vec<World>>, actix_web::Error> {
+    let n = techempower::count(query.count.as_deref());
+    Ok(web::Json(data.cache.sample(&data.pool, n).await.map_err(fault)?))
 }
 
 #[get("/session")]
@@ -93,7 +120,7 @@ async fn main() -> std::io::Result<()> {
         eprintln!("actix-shootout: {error}");
         std::process::exit(2);
     });
-    let data = web::Data::new(AppData { pool: workloads::pool(&env), hash_file: env.hash_file.clone() });
+    let data = web::Data::new(AppData { pool: workloads::pool(&env), hash_file: env.hash_file.clone(), cache: WorldCache::default() });
     let static_dir = env.static_dir.clone();
     eprintln!("actix-shootout listening on {} with {} workers", env.address, env.workers);
     HttpServer::new(move || {
@@ -105,6 +132,10 @@ async fn main() -> std::io::Result<()> {
             .service(plaintext)
             .service(json)
             .service(db)
+            .service(queries)
+            .service(updates)
+            .service(fortunes)
+            .service(cached)
             .service(session)
             .service(hash)
             .service(websocket)

@@ -1,6 +1,7 @@
 //! webshootout workloads on axum (see docs/workloads.md).
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use axum::{
     Json, Router,
@@ -9,19 +10,21 @@ use axum::{
         ws::{Message, WebSocket, WebSocketUpgrade},
     },
     http::{HeaderValue, StatusCode, header},
-    response::{IntoResponse, Response},
+    response::{Html, IntoResponse, Response},
     routing::get,
 };
 use serde::Serialize;
 use shootout_common::env::Env;
 use shootout_common::runtime;
-use shootout_common::workloads::{self, HashQuery, Pool};
+use shootout_common::techempower::{self, CountQuery, QueriesQuery, Template, WorldCache};
+use shootout_common::workloads::{self, HashQuery, Pool, World};
 use tower_http::{services::ServeDir, set_header::SetResponseHeaderLayer};
 
 #[derive(Clone)]
 struct App {
     pool: Pool,
     hash_file: String,
+    cache: Arc<WorldCache>,
 }
 
 #[derive(Serialize)]
@@ -54,6 +57,25 @@ async fn json() -> Json<Message_> {
 
 async fn db(State(app): State<App>) -> Result<Json<workloads::World>, Fault> {
     Ok(Json(workloads::random_world(&app.pool).await?))
+}
+
+async fn queries(State(app): State<App>, Query(query): Query<QueriesQuery>) -> Result<Json<Vec<World>>, Fault> {
+    let n = techempower::count(query.queries.as_deref());
+    Ok(Json(techempower::queries(&app.pool, n).await?))
+}
+
+async fn updates(State(app): State<App>, Query(query): Query<QueriesQuery>) -> Result<Json<Vec<World>>, Fault> {
+    let n = techempower::count(query.queries.as_deref());
+    Ok(Json(techempower::updates(&app.pool, n).await?))
+}
+
+async fn fortunes(State(app): State<App>) -> Result<Html<String>, Fault> {
+    Ok(Html(techempower::fortunes(&app.pool).await?.render()?))
+}
+
+async fn cached(State(app): State<App>, Query(query): Query<CountQuery>) -> Result<Json<Vec<World>>, Fault> {
+    let n = techempower::count(query.count.as_deref());
+    Ok(Json(app.cache.sample(&app.pool, n).await?))
 }
 
 async fn session(State(app): State<App>, headers: axum::http::HeaderMap) -> Result<Response, Fault> {
@@ -106,11 +128,15 @@ fn main() {
 }
 
 async fn serve(env: Env) {
-    let app = App { pool: workloads::pool(&env), hash_file: env.hash_file.clone() };
+    let app = App { pool: workloads::pool(&env), hash_file: env.hash_file.clone(), cache: Arc::default() };
     let router = Router::new()
         .route("/plaintext", get(plaintext))
         .route("/json", get(json))
         .route("/db", get(db))
+        .route("/queries", get(queries))
+        .route("/updates", get(updates))
+        .route("/fortunes", get(fortunes))
+        .route("/cached-queries", get(cached))
         .route("/session", get(session))
         .route("/hash", get(hash))
         .route("/ws", get(websocket))

@@ -14,11 +14,11 @@ pub use deadpool_postgres::Pool;
 pub const SESSION_COOKIE: &str = "uid";
 const MAX_N: u32 = 100_000;
 
-#[derive(Serialize)]
+#[derive(Serialize, Clone)]
 pub struct World {
-    id: i32,
+    pub id: i32,
     #[serde(rename = "randomNumber")]
-    random_number: i32,
+    pub random_number: i32,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -49,7 +49,7 @@ pub fn pool(env: &Env) -> Pool {
 
 pub async fn random_world(pool: &Pool) -> Result<World, Box<dyn std::error::Error>> {
     let client = pool.get().await?;
-    let statement = client.prepare_cached("SELECT id, randomnumber FROM world WHERE id = $1").await?;
+    let statement = client.prepare_cached(crate::techempower::SELECT_WORLD).await?;
     let id: i32 = rand::random_range(1..=10_000);
     let row = client.query_one(&statement, &[&id]).await?;
     Ok(World { id: row.get(0), random_number: row.get(1) })

@@ -2,12 +2,14 @@
 
 use hyperlane::*;
 use serde::Serialize;
+use shootout_common::techempower::{self, Template};
 use shootout_common::workloads;
 
 use crate::app;
 
 const TEXT: &str = "text/plain; charset=utf-8";
 const JSON: &str = "application/json";
+const HTML: &str = "text/html; charset=utf-8";
 
 #[derive(Serialize)]
 struct Message {
@@ -135,6 +137,77 @@ impl ServerHook for Db {
             Ok(body) => respond(ctx, 200, JSON, body),
             Err(reason) => respond(ctx, 500, TEXT, reason),
         }
+        Status::Continue
+    }
+}
+
+/// A JSON answer, or the reason it failed as a 500.
+fn respond_json<T: Serialize, E: std::fmt::Display>(ctx: &mut Context, result: Result<T, E>) {
+    match result.map_err(|error| error.to_string()).and_then(|value| serde_json::to_vec(&value).map_err(|error| error.to_string())) {
+        Ok(body) => respond(ctx, 200, JSON, body),
+        Err(reason) => respond(ctx, 500, TEXT, reason),
+    }
+}
+
+fn count_param(ctx: &Context, name: &str) -> usize {
+    techempower::count(ctx.get_request().try_get_query_front(name).as_deref())
+}
+
+pub struct Queries;
+
+impl ServerHook for Queries {
+    async fn new(_: &mut Stream, _: &mut Context) -> Self {
+        Self
+    }
+
+    async fn handle(self, _: &mut Stream, ctx: &mut Context) -> Status {
+        let n = count_param(ctx, "queries");
+        respond_json(ctx, techempower::queries(&app().pool, n).await);
+        Status::Continue
+    }
+}
+
+pub struct Updates;
+
+impl ServerHook for Updates {
+    async fn new(_: &mut Stream, _: &mut Context) -> Self {
+        Self
+    }
+
+    async fn handle(self, _: &mut Stream, ctx: &mut Context) -> Status {
+        let n = count_param(ctx, "queries");
+        respond_json(ctx, techempower::updates(&app().pool, n).await);
+        Status::Continue
+    }
+}
+
+pub struct Fortunes;
+
+impl ServerHook for Fortunes {
+    async fn new(_: &mut Stream, _: &mut Context) -> Self {
+        Self
+    }
+
+    async fn handle(self, _: &mut Stream, ctx: &mut Context) -> Status {
+        let page = techempower::fortunes(&app().pool).await.map_err(|error| error.to_string());
+        match page.and_then(|page| page.render().map_err(|error| error.to_string())) {
+            Ok(html) => respond(ctx, 200, HTML, html),
+            Err(reason) => respond(ctx, 500, TEXT, reason),
+        }
+        Status::Continue
+    }
+}
+
+pub struct Cached;
+
+impl ServerHook for Cached {
+    async fn new(_: &mut Stream, _: &mut Context) -> Self {
+        Self
+    }
+
+    async fn handle(self, _: &mut Stream, ctx: &mut Context) -> Status {
+        let n = count_param(ctx, "count");
+        respond_json(ctx, app().cache.sample(&app().pool, n).await);
         Status::Continue
     }
 }

@@ -11,12 +11,14 @@ use std::sync::OnceLock;
 use hyperlane::{Server, ServerConfig};
 use shootout_common::env::Env;
 use shootout_common::runtime;
+use shootout_common::techempower::WorldCache;
 use shootout_common::workloads::{self, Pool};
 
 struct App {
     pool: Pool,
     hash_file: String,
     static_dir: String,
+    cache: WorldCache,
 }
 
 static APP: OnceLock<App> = OnceLock::new();
@@ -48,7 +50,7 @@ fn main() {
 }
 
 async fn serve(env: Env, nodelay: Option<bool>) {
-    let app = App { pool: workloads::pool(&env), hash_file: env.hash_file.clone(), static_dir: env.static_dir.clone() };
+    let app = App { pool: workloads::pool(&env), hash_file: env.hash_file.clone(), static_dir: env.static_dir.clone(), cache: WorldCache::default() };
     if APP.set(app).is_err() {
         unreachable!("serve runs once");
     }
@@ -64,6 +66,10 @@ async fn serve(env: Env, nodelay: Option<bool>) {
         .route::<hooks::Plaintext>("/plaintext")
         .route::<hooks::Json>("/json")
         .route::<hooks::Db>("/db")
+        .route::<hooks::Queries>("/queries")
+        .route::<hooks::Updates>("/updates")
+        .route::<hooks::Fortunes>("/fortunes")
+        .route::<hooks::Cached>("/cached-queries")
         .route::<hooks::Session>("/session")
         .route::<hooks::Hash>("/hash")
         .route::<hooks::StaticFile>("/static/{file}")

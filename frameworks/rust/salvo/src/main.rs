@@ -1,0 +1,162 @@
+//! webshootout workloads on salvo 1 (see docs/workloads.md).
+
+use std::sync::Arc;
+
+use salvo::affix_state;
+use salvo::http::cookie::{Cookie, SameSite};
+use salvo::http::header::{HeaderValue, SERVER};
+use salvo::prelude::*;
+use salvo::serve_static::StaticDir;
+use salvo::websocket::WebSocketUpgrade;
+use serde::Serialize;
+use shootout_common::env::Env;
+use shootout_common::runtime;
+use shootout_common::techempower::{self, Template, WorldCache};
+use shootout_common::workloads::{self, Pool, SESSION_COOKIE};
+
+struct App {
+    pool: Pool,
+    hash_file: String,
+    cache: WorldCache,
+}
+
+#[derive(Serialize)]
+struct Message {
+    message: &'static str,
+}
+
+/// The shared state affix_state put in the depot.
+fn app(depot: &Depot) -> &Arc<App> {
+    depot.get_typed::<Arc<App>>().expect("affix_state injects the app")
+}
+
+/// Any failure below is a server fault: answered 500 with the reason, so a broken run is visible.
+fn fault(error: impl std::fmt::Display) -> StatusError {
+    StatusError::internal_server_error().brief(error.to_string())
+}
+
+/// hyper, under salvo, sets a current Date; a Server header is the application's, set by this hoop
+/// on every response, as salvo's FlowCtrl documentation shows.
+#[handler]
+async fn server_header(res: &mut Response) {
+    res.headers_mut().insert(SERVER, HeaderValue::from_static("salvo"));
+}
+
+#[handler]
+async fn plaintext(res: &mut Response) {
+    res.render(Text::Plain("Hello, World!"));
+}
+
+#[handler]
+async fn json(res: &mut Response) {
+    res.render(Json(Message { message: "Hello, World!" }));
+}
+
+#[handler]
+async fn db(depot: &mut Depot, res: &mut Response) -> Result<(), StatusError> {
+    res.render(Json(workloads::random_world(&app(depot).pool).await.map_err(fault)?));
+    Ok(())
+}
+
+#[handler]
+async fn queries(req: &mut Request, depot: &mut Depot, res: &mut Response) -> Result<(), StatusError> {
+    let n = techempower::count(req.query::<String>("queries").as_deref());
+    res.render(Json(techempower::queries(&app(depot).pool, n).await.map_err(fault)?));
+    Ok(())
+}
+
+#[handler]
+async fn updates(req: &mut Request, depot: &mut Depot, res: &mut Response) -> Result<(), StatusError> {
+    let n = techempower::count(req.query::<String>("queries").as_deref());
+    res.render(Json(techempower::updates(&app(depot).pool, n).await.map_err(fault)?));
+    Ok(())
+}
+
+#[handler]
+async fn fortunes(depot: &mut Depot, res: &mut Response) -> Result<(), StatusError> {
+    let page = techempower::fortunes(&app(depot).pool).await.map_err(fault)?;
+    res.render(Text::Html(page.render().map_err(fault)?));
+    Ok(())
+}
+
+#[handler]
+async fn cached(req: &mut Request, depot: &mut Depot, res: &mut Response) -> Result<(), StatusError> {
+    let n = techempower::count(req.query::<String>("count").as_deref());
+    let app = app(depot);
+    res.render(Json(app.cache.sample(&app.pool, n).await.map_err(fault)?));
+    Ok(())
+}
+
+#[handler]
+async fn session(req: &mut Request, depot: &mut Depot, res: &mut Response) -> Result<(), StatusError> {
+    let known = req.cookie(SESSION_COOKIE).map(|cookie| cookie.value().to_owned()).filter(|uid| !uid.is_empty());
+    let visit = workloads::bump(&app(depot).pool, known.as_deref()).await.map_err(fault)?;
+    if let Some(uid) = visit.fresh_uid {
+        res.add_cookie(Cookie::build((SESSION_COOKIE, uid)).path("/").http_only(true).same_site(SameSite::Lax).build());
+    }
+    res.render(Text::Plain(format!("Count is {}", visit.count)));
+    Ok(())
+}
+
+#[handler]
+async fn hash(req: &mut Request, depot: &mut Depot, res: &mut Response) -> Result<(), StatusError> {
+    let n = match workloads::parse_n(req.query::<String>("n").as_deref()) {
+        Ok(n) => n,
+        Err(reason) => {
+            res.status_code(StatusCode::BAD_REQUEST).render(Text::Plain(reason));
+            return Ok(());
+        }
+    };
+    let data = tokio::fs::read(&app(depot).hash_file).await.map_err(fault)?;
+    res.render(Text::Plain(workloads::iterated_sha256_hex(&data, n)));
+    Ok(())
+}
+
+#[handler]
+async fn websocket(req: &mut Request, res: &mut Response) -> Result<(), StatusError> {
+    WebSocketUpgrade::new()
+        .upgrade(req, res, |mut socket| async move {
+            while let Some(Ok(message)) = socket.recv().await {
+                if message.is_close() {
+                    return;
+                }
+                // Pings are answered by the websocket layer; text and binary are echoed.
+                if (message.is_text() || message.is_binary()) && socket.send(message).await.is_err() {
+                    return;
+                }
+            }
+        })
+        .await
+}
+
+fn main() {
+    let env = Env::load().unwrap_or_else(|error| {
+        eprintln!("salvo-shootout: {error}");
+        std::process::exit(2);
+    });
+    runtime::block_on(env.workers, serve(env));
+}
+
+async fn serve(env: Env) {
+    let app = Arc::new(App { pool: workloads::pool(&env), hash_file: env.hash_file.clone(), cache: WorldCache::default() });
+    let router = Router::new()
+        .hoop(affix_state::inject(app))
+        .push(Router::with_path("plaintext").get(plaintext))
+        .push(Router::with_path("json").get(json))
+        .push(Router::with_path("db").get(db))
+        .push(Router::with_path("queries").get(queries))
+        .push(Router::with_path("updates").get(updates))
+        .push(Router::with_path("fortunes").get(fortunes))
+        .push(Router::with_path("cached-queries").get(cached))
+        .push(Router::with_path("session").get(session))
+        .push(Router::with_path("hash").get(hash))
+        .push(Router::with_path("ws").get(websocket))
+        .push(Router::with_path("static/{**}").get(StaticDir::new([env.static_dir.clone()])));
+    let service = Service::new(router).hoop(server_header);
+    let acceptor = TcpListener::new(env.address).try_bind().await.unwrap_or_else(|error| {
+        eprintln!("salvo-shootout: cannot listen on {}: {error}", env.address);
+        std::process::exit(1);
+    });
+    eprintln!("salvo-shootout listening on {} with {} worker threads", env.address, env.workers);
+    Server::new(acceptor).serve(service).await;
+}
