@@ -22,17 +22,7 @@ const sql = new SQL({ url: DATABASE_URL, max: poolSize });
 const text = (body, status = 200) => new Response(body, { status, headers: TEXT });
 const json = (value) => Response.json(value, { headers: SERVER });
 
-async function randomWorld() {
-  const [row] = await sql`SELECT id, randomnumber FROM world WHERE id = ${tfb.randomId()}`;
-  return { id: row.id, randomNumber: row.randomnumber };
-}
-
-// One query per row, issued together: Bun.sql runs them on its pooled connections.
-function randomWorlds(n) {
-  const queries = new Array(n);
-  for (let i = 0; i < n; i++) queries[i] = randomWorld();
-  return Promise.all(queries);
-}
+const { randomWorld, randomWorlds } = tfb.sqlWorlds(sql);
 
 // Bun has no template engine: EJS (which escapes <%= %>), compiled once at start, called directly.
 const fortunesTemplate = ejs.compile(

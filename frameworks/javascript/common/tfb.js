@@ -75,4 +75,30 @@ function worldCache(loadAll) {
   return { sample };
 }
 
-module.exports = { count, randomId, withExtraFortune, updateBatch, updateSql, worldCache };
+// The world readers of the stacks on pg's Pool (a prepared statement by name, per connection).
+function pgWorlds(pool) {
+  const text = 'SELECT id, randomnumber FROM world WHERE id = $1';
+  async function randomWorld() {
+    const { rows } = await pool.query({ name: 'world', text, values: [randomId()] });
+    return { id: rows[0].id, randomNumber: rows[0].randomnumber };
+  }
+  return { randomWorld, randomWorlds: (n) => together(n, randomWorld) };
+}
+
+// One query per row, issued together: the pool runs them on its connections as they come free.
+function together(n, query) {
+  const queries = new Array(n);
+  for (let i = 0; i < n; i++) queries[i] = query();
+  return Promise.all(queries);
+}
+
+// The same for the tagged-template clients, Bun.sql and postgres.js, whose pools also pipeline.
+function sqlWorlds(sql) {
+  async function randomWorld() {
+    const [row] = await sql`SELECT id, randomnumber FROM world WHERE id = ${randomId()}`;
+    return { id: row.id, randomNumber: row.randomnumber };
+  }
+  return { randomWorld, randomWorlds: (n) => together(n, randomWorld) };
+}
+
+module.exports = { count, randomId, withExtraFortune, updateBatch, updateSql, worldCache, pgWorlds, sqlWorlds };

@@ -31,17 +31,7 @@ Deno.addSignalListener('SIGTERM', () => {
 const text = (body, status = 200) => new Response(body, { status, headers: TEXT });
 const json = (value) => new Response(JSON.stringify(value), { headers: JSON_TYPE });
 
-async function randomWorld() {
-  const [row] = await sql`SELECT id, randomnumber FROM world WHERE id = ${tfb.randomId()}`;
-  return { id: row.id, randomNumber: row.randomnumber };
-}
-
-// One query per row, issued together: postgres.js spreads (and pipelines) them over its connections.
-function randomWorlds(n) {
-  const queries = new Array(n);
-  for (let i = 0; i < n; i++) queries[i] = randomWorld();
-  return Promise.all(queries);
-}
+const { randomWorld, randomWorlds } = tfb.sqlWorlds(sql);
 
 async function updates(url) {
   const worlds = await randomWorlds(tfb.count(url.searchParams.get('queries')));

@@ -82,19 +82,7 @@ app.get('/db', async (req, res) => {
   res.json({ id: rows[0].id, randomNumber: rows[0].randomnumber });
 });
 
-const WORLD = 'SELECT id, randomnumber FROM world WHERE id = $1';
-
-async function randomWorld() {
-  const { rows } = await pool.query({ name: 'world', text: WORLD, values: [tfb.randomId()] });
-  return { id: rows[0].id, randomNumber: rows[0].randomnumber };
-}
-
-// One query per row, issued together: the pool runs them on its connections as they come free.
-function randomWorlds(n) {
-  const queries = new Array(n);
-  for (let i = 0; i < n; i++) queries[i] = randomWorld();
-  return Promise.all(queries);
-}
+const { randomWorld, randomWorlds } = tfb.pgWorlds(pool);
 
 app.get('/queries', async (req, res) => {
   res.json(await randomWorlds(tfb.count(req.query.queries)));

@@ -18,17 +18,7 @@ const COOKIE = 'uid';
 // Bun.sql, Bun's built-in PostgreSQL client: at most DB_POOL connections per process (docs/fairness.md).
 const sql = new SQL({ url: DATABASE_URL, max: positiveInteger('DB_POOL') });
 
-async function randomWorld() {
-  const [row] = await sql`SELECT id, randomnumber FROM world WHERE id = ${tfb.randomId()}`;
-  return { id: row.id, randomNumber: row.randomnumber };
-}
-
-// One query per row, issued together: Bun.sql runs them on its pooled connections.
-function randomWorlds(n) {
-  const queries = new Array(n);
-  for (let i = 0; i < n; i++) queries[i] = randomWorld();
-  return Promise.all(queries);
-}
+const { randomWorld, randomWorlds } = tfb.sqlWorlds(sql);
 
 const cache = tfb.worldCache(async () => {
   const rows = await sql`SELECT id, randomnumber FROM world`;

@@ -29,17 +29,7 @@ Deno.addSignalListener('SIGTERM', () => {
   sql.end({ timeout: 1 }).finally(() => Deno.exit(0));
 });
 
-async function randomWorld() {
-  const [row] = await sql`SELECT id, randomnumber FROM world WHERE id = ${tfb.randomId()}`;
-  return { id: row.id, randomNumber: row.randomnumber };
-}
-
-// One query per row, issued together: postgres.js spreads (and pipelines) them over its connections.
-function randomWorlds(n) {
-  const queries = new Array(n);
-  for (let i = 0; i < n; i++) queries[i] = randomWorld();
-  return Promise.all(queries);
-}
+const { randomWorld, randomWorlds } = tfb.sqlWorlds(sql);
 
 const cache = tfb.worldCache(async () => {
   const rows = await sql`SELECT id, randomnumber FROM world`;

@@ -22,19 +22,7 @@ const COOKIE = 'uid';
 const poolSize = positiveInteger('DB_POOL');
 const pool = new Pool({ connectionString: DATABASE_URL, min: poolSize, max: poolSize });
 
-const WORLD = 'SELECT id, randomnumber FROM world WHERE id = $1';
-
-async function randomWorld() {
-  const { rows } = await pool.query({ name: 'world', text: WORLD, values: [tfb.randomId()] });
-  return { id: rows[0].id, randomNumber: rows[0].randomnumber };
-}
-
-// One query per row, issued together: the pool runs them on its connections as they come free.
-function randomWorlds(n) {
-  const queries = new Array(n);
-  for (let i = 0; i < n; i++) queries[i] = randomWorld();
-  return Promise.all(queries);
-}
+const { randomWorld, randomWorlds } = tfb.pgWorlds(pool);
 
 const cache = tfb.worldCache(async () => {
   const { rows } = await pool.query('SELECT id, randomnumber FROM world');
