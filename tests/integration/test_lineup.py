@@ -33,8 +33,8 @@ LINEUP = _lineup()
 
 
 class Builder(threading.Thread):
-    """Sets up the selected stacks ahead of their checks, in test order, so a stack's build runs while the one
-    before it is checked (a check leaves a CPU mostly idle). provision's folder lock makes the check wait for
+    """Sets up the selected stacks ahead of their checks, in test order and at the lowest CPU priority, so a
+    stack's build runs while the one before it is checked (a check leaves a CPU mostly idle) without slowing it. provision's folder lock makes the check wait for
     a build under way, or build the stack itself when the builder has not reached it; a build that fails here
     is simply redone by the check, which reports it."""
 
@@ -50,7 +50,7 @@ class Builder(threading.Thread):
             if self.stopping.is_set():
                 return
             try:
-                provision.setup(variant, self.logs / f"{variant.id}.log", lambda message: None)
+                provision.setup(variant, self.logs / f"{variant.id}.log", lambda message: None, background=True)
             except Exception:  # noqa: BLE001 - the check of this stack runs the setup again and reports it
                 continue
 

@@ -126,8 +126,9 @@ def _building(folder: Path) -> Iterator[None]:
         yield
 
 
-def setup(variant: Variant, log_file: Path, log, *, install: bool = True) -> None:
-    """Runs the variant's setup unless the folder is unchanged since the last successful one."""
+def setup(variant: Variant, log_file: Path, log, *, install: bool = True, background: bool = False) -> None:
+    """Runs the variant's setup unless the folder is unchanged since the last successful one. A `background`
+    setup runs its commands at the lowest CPU priority, so servers being checked meanwhile keep their pace."""
     if variant.unavailable:
         raise SetupError(f"{variant.id} is unavailable: {variant.unavailable}")
     started = time.monotonic()
@@ -145,19 +146,19 @@ def setup(variant: Variant, log_file: Path, log, *, install: bool = True) -> Non
     if not is_built(variant):
         with _building(variant.folder):
             if not is_built(variant):  # built by another builder while this one waited for the lock
-                _build(variant, log_file, log)
+                _build(variant, log_file, log, background)
     LEDGER.append(Spent(variant.id, installed - started, time.monotonic() - installed))
 
 
-def _build(variant: Variant, log_file: Path, log) -> None:
+def _build(variant: Variant, log_file: Path, log, background: bool) -> None:
     log(f"setup {variant.id} ({len(variant.setup.commands)} commands, log {log_file})")
     log_file.parent.mkdir(parents=True, exist_ok=True)
     with log_file.open("ab") as out:
         for command in variant.setup.commands:
             out.write(f"$ {command}\n".encode())
             out.flush()
-            done = subprocess.run(["bash", "-c", command], cwd=variant.folder, stdout=out, stderr=out,
-                                  stdin=subprocess.DEVNULL)
+            argv = ["nice", "-n", "19", "bash", "-c", command] if background else ["bash", "-c", command]
+            done = subprocess.run(argv, cwd=variant.folder, stdout=out, stderr=out, stdin=subprocess.DEVNULL)
             if done.returncode != 0:
                 tail = log_file.read_text(errors="replace").splitlines()[-20:]
                 raise SetupError(f"{variant.id}: setup command failed (exit {done.returncode}): {command}\n"

@@ -9,14 +9,7 @@ LOAD_QUERIES = 1
 
 
 def verify(ctx: Context) -> None:
-    ctx.postgres.reset()
-    table = rows.world(ctx)
-
-    def rows_ok(request: str, found: rows.Rows) -> None:
-        rows.match_database(request, found, table)
-        rows.varied(request, found)
-
-    rows.check_cases(ctx, "queries", rows_ok)
+    table = rows.check_read_cases(ctx, "queries")
     ctx.postgres.reset()
     path = f"{ctx.path}?queries={rows.COUNTED_ROWS}"
     for found in rows.concurrently(ctx, path):

@@ -69,6 +69,20 @@ def check_cases(ctx: Context, param: str, rows_ok: Callable[[str, Rows], None]) 
         rows_ok(f"GET {path}", rows)
 
 
+def check_read_cases(ctx: Context, param: str) -> dict[int, int]:
+    """The count cases of a workload that only reads (queries, cached), every answer's rows checked against
+    `world` and for random ids; returns the table as read."""
+    ctx.postgres.reset()
+    table = world(ctx)
+
+    def rows_ok(request: str, found: Rows) -> None:
+        match_database(request, found, table)
+        varied(request, found)
+
+    check_cases(ctx, param, rows_ok)
+    return table
+
+
 def varied(request: str, rows: Rows) -> None:
     """Ids drawn uniformly from 10,000: 500 of them repeat about 12; more than 50 repeats is not random."""
     if len(rows) == MAX_ROWS and len({ident for ident, _ in rows}) < MAX_ROWS * 0.9:
