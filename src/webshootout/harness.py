@@ -117,6 +117,10 @@ def _start(variant: Variant, env: server.Environment, install: bool) -> server.S
     except provision.SetupError as exc:
         raise Failed(Fault("setup", str(exc), process.log_tail(setup_log))) from None
     say(f"starting {variant.id}" + (f" on {env.app}" if env.app else ""))
+    if env.postgres is not None:
+        # A server may fill its cache of world as it starts: from the rows as seeded, never from those the
+        # previous server's updates wrote.
+        env.postgres.reset()
     try:
         return server.start(variant, env)
     except process.StartError as exc:
