@@ -167,7 +167,7 @@ mod tests {
         ];
         sort_fortunes(&mut fortunes);
         let html = FortunesPage { fortunes }.render().unwrap();
-        assert!(html.starts_with("<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table><tr><th>id</th><th>message</th></tr><tr><td>11</td><td>&lt;script&gt;&#34;x&#34;&lt;/script&gt;</td></tr><tr><td>2</td>"), "{html}");
+        assert!(html.starts_with("<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table><tr><th>id</th><th>message</th></tr><tr><td>11</td><td>&#60;script&#62;&#34;x&#34;&#60;/script&#62;</td></tr><tr><td>2</td>"), "{html}");
         assert!(html.ends_with("<tr><td>12</td><td>フ</td></tr></table></body></html>"), "{html}");
     }
 }
