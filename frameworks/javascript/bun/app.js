@@ -6,7 +6,7 @@ import path from 'node:path';
 import ejs from 'ejs';
 import { positiveInteger } from '../common/env.js';
 import hashing from '../common/hash.js';
-import { bumpSql } from '../common/sessions.js';
+import { bumpSql, cookieValue } from '../common/sessions.js';
 import tfb from '../common/tfb.js';
 
 const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL } = process.env;
@@ -28,19 +28,7 @@ const { randomWorld, randomWorlds } = tfb.sqlWorlds(sql);
 const fortunesTemplate = ejs.compile(
   await Bun.file(path.join(import.meta.dir, '..', 'common', 'views', 'fortunes.ejs')).text());
 
-const cache = tfb.worldCache(async () => {
-  const rows = await sql`SELECT id, randomnumber FROM world`;
-  return rows.map((row) => ({ id: row.id, randomNumber: row.randomnumber }));
-});
-
-function cookieValue(header, name) {
-  for (const part of (header || '').split(';')) {
-    const eq = part.indexOf('=');
-    // The uid is base64url, so the value needs no decoding.
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
+const cache = tfb.sqlWorldCache(sql);
 
 const server = Bun.serve({
   hostname: HOST,

@@ -46,4 +46,14 @@ async function bumpSql(sql, uid) {
   });
 }
 
-module.exports = { bump, bumpSql };
+// A cookie's value from a Cookie header, for the servers that parse none (Bun.serve, Deno.serve).
+function cookieValue(header, name) {
+  for (const part of (header || '').split(';')) {
+    const eq = part.indexOf('=');
+    // The uid is base64url, so the value needs no decoding.
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+module.exports = { bump, bumpSql, cookieValue };

@@ -101,4 +101,12 @@ function sqlWorlds(sql) {
   return { randomWorld, randomWorlds: (n) => together(n, randomWorld) };
 }
 
-module.exports = { count, randomId, withExtraFortune, updateBatch, updateSql, worldCache, pgWorlds, sqlWorlds };
+// The cached workload's store on the tagged-template clients.
+function sqlWorldCache(sql) {
+  return worldCache(async () => {
+    const rows = await sql`SELECT id, randomnumber FROM world`;
+    return rows.map((row) => ({ id: row.id, randomNumber: row.randomnumber }));
+  });
+}
+
+module.exports = { count, randomId, withExtraFortune, updateBatch, updateSql, worldCache, pgWorlds, sqlWorlds, sqlWorldCache };

@@ -9,7 +9,7 @@ import postgres from 'postgres';
 const require = createRequire(import.meta.url);
 const { positiveInteger } = require('../common/env.js');
 const hashing = require('../common/hash.js');
-const { bumpSql } = require('../common/sessions.js');
+const { bumpSql, cookieValue } = require('../common/sessions.js');
 const tfb = require('../common/tfb.js');
 
 const { HASH_FILE, STATIC_DIR, DATABASE_URL } = Deno.env.toObject();
@@ -52,19 +52,7 @@ async function fortunes() {
     { headers: { ...SERVER, 'Content-Type': 'text/html; charset=utf-8' } });
 }
 
-const cache = tfb.worldCache(async () => {
-  const rows = await sql`SELECT id, randomnumber FROM world`;
-  return rows.map((row) => ({ id: row.id, randomNumber: row.randomnumber }));
-});
-
-function cookieValue(header, name) {
-  for (const part of (header || '').split(';')) {
-    const eq = part.indexOf('=');
-    // The uid is base64url, so the value needs no decoding.
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
+const cache = tfb.sqlWorldCache(sql);
 
 async function session(req) {
   const { fresh, count } = await bumpSql(sql, cookieValue(req.headers.get('cookie'), COOKIE));
