@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from html import escape
 
-from . import fmt, stats, svg
+from . import consistency, fmt, stats, svg
 from .html import CSS
 from .terminal import table
 
@@ -42,7 +42,7 @@ def compare(a: dict, b: dict, a_name: str, b_name: str) -> dict:
     only = [{"run": "A", "what": " ".join(k)} for k in left if k not in right] + \
            [{"run": "B", "what": " ".join(k)} for k in right if k not in left]
     return {"a": f"{a_name} ({a['run']['created']})", "b": f"{b_name} ({b['run']['created']})", "rows": rows,
-            "only": only}
+            "only": only, "consistency": consistency.consistency(a, b)}
 
 
 def _cells(row: dict) -> tuple[str, ...]:
@@ -58,6 +58,7 @@ def _footer(result: dict) -> list[str]:
         notes.append(f"With {a} and {b} trials the interval is min(B)/max(A) to max(B)/min(A): a change is called "
                      f"when the min-max ranges do not overlap, which happens by chance "
                      f"{100 * stats.separation_chance(a, b):.0f} % of the time when nothing changed.")
+    notes.append(consistency.describe(result["consistency"]))
     return notes + [f"only in run {o['run']}: {o['what']}" for o in result["only"]]
 
 
