@@ -2,7 +2,6 @@
 package main
 
 import (
-	"context"
 	"log"
 	"net/http"
 
@@ -23,16 +22,12 @@ func echo(w http.ResponseWriter, r *http.Request) {
 }
 
 func main() {
-	env, pool := common.Start()
-	defer pool.Close()
-	cache, err := common.LoadWorldCache(context.Background(), pool)
-	if err != nil {
-		log.Fatal(err)
-	}
+	b := common.Start()
+	defer b.Pool.Close()
 
 	// chi routes plain http.HandlerFuncs, so the shared net/http handlers serve as they are; chi has no
 	// session middleware, so session is the shared transaction on usersessions.
-	h := &stdhttp.Handlers{Pool: pool, HashFile: env.HashFile, Cache: cache}
+	h := stdhttp.New(b)
 	r := chi.NewRouter()
 	// No middleware.Logger: no access log.
 	r.Get("/plaintext", h.Plaintext)
@@ -47,8 +42,8 @@ func main() {
 	r.Get("/ws", echo)
 	// chi's file-serving idiom is http.FileServer mounted under a prefix: the directory answers with its
 	// index.html.
-	r.Handle("/static/*", http.StripPrefix("/static/", http.FileServer(http.Dir(env.StaticDir))))
+	r.Handle("/static/*", http.StripPrefix("/static/", http.FileServer(http.Dir(b.StaticDir))))
 
-	log.Printf("listening on %s with GOMAXPROCS=%d", env.Addr, env.Workers)
-	log.Fatal(http.ListenAndServe(env.Addr, stdhttp.WithServer("chi", r)))
+	log.Printf("listening on %s with GOMAXPROCS=%d", b.Addr, b.Workers)
+	log.Fatal(http.ListenAndServe(b.Addr, stdhttp.WithServer("chi", r)))
 }

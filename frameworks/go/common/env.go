@@ -80,17 +80,29 @@ func openPool(ctx context.Context, env Env) (*pgxpool.Pool, error) {
 	return pgxpool.NewWithConfig(ctx, cfg)
 }
 
-// Start reads the environment, runs WORKERS Go threads and opens the pool, or exits naming what is
-// wrong: a server cannot do anything useful without them.
-func Start() (Env, *pgxpool.Pool) {
+// Backend is what the workload handlers of every Go stack hold, whatever their router.
+type Backend struct {
+	Env
+	Pool  *pgxpool.Pool
+	Cache *WorldCache
+}
+
+// Start reads the environment, runs WORKERS Go threads, opens the pool and fills the world cache, or
+// exits naming what is wrong: a server cannot do anything useful without them.
+func Start() *Backend {
 	env, err := loadEnv()
 	if err != nil {
 		log.Fatal(err)
 	}
 	runtime.GOMAXPROCS(env.Workers)
-	pool, err := openPool(context.Background(), env)
+	ctx := context.Background()
+	pool, err := openPool(ctx, env)
 	if err != nil {
 		log.Fatal(err)
 	}
-	return env, pool
+	cache, err := LoadWorldCache(ctx, pool)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return &Backend{Env: env, Pool: pool, Cache: cache}
 }

@@ -2,28 +2,24 @@
 package main
 
 import (
-	"context"
 	"html/template"
 	"log"
 	"net/http"
 	"strconv"
 
 	"github.com/gorilla/websocket"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/labstack/echo/v4"
 
 	"webshootout/common"
 )
 
 type app struct {
-	pool     *pgxpool.Pool
-	cache    *common.WorldCache
-	hashFile common.HashFile
+	*common.Backend
 	upgrader websocket.Upgrader
 }
 
 func (a *app) db(c echo.Context) error {
-	row, err := common.RandomWorld(c.Request().Context(), a.pool)
+	row, err := common.RandomWorld(c.Request().Context(), a.Pool)
 	if err != nil {
 		return err
 	}
@@ -31,7 +27,7 @@ func (a *app) db(c echo.Context) error {
 }
 
 func (a *app) queries(c echo.Context) error {
-	rows, err := common.RandomWorlds(c.Request().Context(), a.pool, common.Count(c.QueryParam("queries")))
+	rows, err := common.RandomWorlds(c.Request().Context(), a.Pool, common.Count(c.QueryParam("queries")))
 	if err != nil {
 		return err
 	}
@@ -39,7 +35,7 @@ func (a *app) queries(c echo.Context) error {
 }
 
 func (a *app) updates(c echo.Context) error {
-	rows, err := common.UpdateWorlds(c.Request().Context(), a.pool, common.Count(c.QueryParam("queries")))
+	rows, err := common.UpdateWorlds(c.Request().Context(), a.Pool, common.Count(c.QueryParam("queries")))
 	if err != nil {
 		return err
 	}
@@ -47,7 +43,7 @@ func (a *app) updates(c echo.Context) error {
 }
 
 func (a *app) fortunes(c echo.Context) error {
-	rows, err := common.Fortunes(c.Request().Context(), a.pool)
+	rows, err := common.Fortunes(c.Request().Context(), a.Pool)
 	if err != nil {
 		return err
 	}
@@ -55,7 +51,7 @@ func (a *app) fortunes(c echo.Context) error {
 }
 
 func (a *app) cached(c echo.Context) error {
-	return c.JSON(http.StatusOK, a.cache.Random(common.Count(c.QueryParam("count"))))
+	return c.JSON(http.StatusOK, a.Cache.Random(common.Count(c.QueryParam("count"))))
 }
 
 // session is the shared transaction on usersessions: echo-contrib/session stores sessions through
@@ -65,7 +61,7 @@ func (a *app) session(c echo.Context) error {
 	if cookie, err := c.Cookie(common.SessionCookie); err == nil {
 		uid = cookie.Value
 	}
-	visit, err := common.Bump(c.Request().Context(), a.pool, uid)
+	visit, err := common.Bump(c.Request().Context(), a.Pool, uid)
 	if err != nil {
 		return err
 	}
@@ -78,7 +74,7 @@ func (a *app) session(c echo.Context) error {
 
 func (a *app) hash(c echo.Context) error {
 	q := c.QueryParams()
-	status, body := a.hashFile.Answer(q.Get("n"), q.Has("n"))
+	status, body := a.HashFile.Answer(q.Get("n"), q.Has("n"))
 	return c.String(status, body)
 }
 
@@ -91,14 +87,10 @@ func (a *app) websocket(c echo.Context) error {
 }
 
 func main() {
-	env, pool := common.Start()
-	defer pool.Close()
-	cache, err := common.LoadWorldCache(context.Background(), pool)
-	if err != nil {
-		log.Fatal(err)
-	}
+	b := common.Start()
+	defer b.Pool.Close()
 
-	a := &app{pool: pool, cache: cache, hashFile: env.HashFile}
+	a := &app{Backend: b}
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
@@ -124,8 +116,8 @@ func main() {
 	e.GET("/fortunes", a.fortunes)
 	e.GET("/cached-queries", a.cached)
 	e.GET("/ws", a.websocket)
-	e.Static("/static", env.StaticDir)
+	e.Static("/static", b.StaticDir)
 
-	log.Printf("listening on %s with GOMAXPROCS=%d", env.Addr, env.Workers)
-	log.Fatal(e.Start(env.Addr))
+	log.Printf("listening on %s with GOMAXPROCS=%d", b.Addr, b.Workers)
+	log.Fatal(e.Start(b.Addr))
 }

@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/fasthttp/websocket v1.5.12
-	github.com/jackc/pgx/v5 v5.12.0
+	github.com/jackc/pgx/v5 v5.12.0 // indirect
 	github.com/valyala/fasthttp v1.77.0
 	webshootout/common v0.0.0
 )

@@ -2,22 +2,18 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"log"
 	"strconv"
 
 	"github.com/fasthttp/websocket"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/valyala/fasthttp"
 
 	"webshootout/common"
 )
 
 type app struct {
-	pool     *pgxpool.Pool
-	cache    *common.WorldCache
-	hashFile common.HashFile
+	*common.Backend
 	static   fasthttp.RequestHandler
 	upgrader websocket.FastHTTPUpgrader
 }
@@ -39,7 +35,7 @@ func writeJSON(ctx *fasthttp.RequestCtx, v any) {
 }
 
 func (a *app) db(ctx *fasthttp.RequestCtx) {
-	row, err := common.RandomWorld(ctx, a.pool)
+	row, err := common.RandomWorld(ctx, a.Pool)
 	if err != nil {
 		text(ctx, fasthttp.StatusInternalServerError, err.Error())
 		return
@@ -48,7 +44,7 @@ func (a *app) db(ctx *fasthttp.RequestCtx) {
 }
 
 func (a *app) queries(ctx *fasthttp.RequestCtx) {
-	rows, err := common.RandomWorlds(ctx, a.pool, common.Count(string(ctx.QueryArgs().Peek("queries"))))
+	rows, err := common.RandomWorlds(ctx, a.Pool, common.Count(string(ctx.QueryArgs().Peek("queries"))))
 	if err != nil {
 		text(ctx, fasthttp.StatusInternalServerError, err.Error())
 		return
@@ -57,7 +53,7 @@ func (a *app) queries(ctx *fasthttp.RequestCtx) {
 }
 
 func (a *app) updates(ctx *fasthttp.RequestCtx) {
-	rows, err := common.UpdateWorlds(ctx, a.pool, common.Count(string(ctx.QueryArgs().Peek("queries"))))
+	rows, err := common.UpdateWorlds(ctx, a.Pool, common.Count(string(ctx.QueryArgs().Peek("queries"))))
 	if err != nil {
 		text(ctx, fasthttp.StatusInternalServerError, err.Error())
 		return
@@ -68,7 +64,7 @@ func (a *app) updates(ctx *fasthttp.RequestCtx) {
 // fortunes renders with html/template: fasthttp has no template engine of its own. The page is rendered
 // into the response body, which is reset to an error text if the template fails.
 func (a *app) fortunes(ctx *fasthttp.RequestCtx) {
-	rows, err := common.Fortunes(ctx, a.pool)
+	rows, err := common.Fortunes(ctx, a.Pool)
 	if err != nil {
 		text(ctx, fasthttp.StatusInternalServerError, err.Error())
 		return
@@ -83,7 +79,7 @@ func (a *app) fortunes(ctx *fasthttp.RequestCtx) {
 func (a *app) session(ctx *fasthttp.RequestCtx) {
 	// The cookie's bytes belong to the request buffer: copy them into a string.
 	uid := string(ctx.Request.Header.Cookie(common.SessionCookie))
-	visit, err := common.Bump(ctx, a.pool, uid)
+	visit, err := common.Bump(ctx, a.Pool, uid)
 	if err != nil {
 		text(ctx, fasthttp.StatusInternalServerError, err.Error())
 		return
@@ -103,7 +99,7 @@ func (a *app) session(ctx *fasthttp.RequestCtx) {
 
 func (a *app) hash(ctx *fasthttp.RequestCtx) {
 	args := ctx.QueryArgs()
-	status, body := a.hashFile.Answer(string(args.Peek("n")), args.Has("n"))
+	status, body := a.HashFile.Answer(string(args.Peek("n")), args.Has("n"))
 	text(ctx, status, body)
 }
 
@@ -139,7 +135,7 @@ func (a *app) route(ctx *fasthttp.RequestCtx) {
 	case "/fortunes":
 		a.fortunes(ctx)
 	case "/cached-queries":
-		writeJSON(ctx, a.cache.Random(common.Count(string(ctx.QueryArgs().Peek("count")))))
+		writeJSON(ctx, a.Cache.Random(common.Count(string(ctx.QueryArgs().Peek("count")))))
 	case "/ws":
 		a.websocket(ctx)
 	default:
@@ -152,21 +148,17 @@ func (a *app) route(ctx *fasthttp.RequestCtx) {
 }
 
 func main() {
-	env, pool := common.Start()
-	defer pool.Close()
+	b := common.Start()
+	defer b.Pool.Close()
 
 	fs := &fasthttp.FS{
-		Root:        env.StaticDir,
+		Root:        b.StaticDir,
 		PathRewrite: fasthttp.NewPathPrefixStripper(len("/static")),
 	}
-	cache, err := common.LoadWorldCache(context.Background(), pool)
-	if err != nil {
-		log.Fatal(err)
-	}
-	a := &app{pool: pool, cache: cache, hashFile: env.HashFile, static: fs.NewRequestHandler()}
+	a := &app{Backend: b, static: fs.NewRequestHandler()}
 	// fasthttp sends Server (this Name) and a Date it refreshes every second on every response.
 	server := &fasthttp.Server{Handler: a.route, Name: "fasthttp"}
 
-	log.Printf("listening on %s with GOMAXPROCS=%d", env.Addr, env.Workers)
-	log.Fatal(server.ListenAndServe(env.Addr))
+	log.Printf("listening on %s with GOMAXPROCS=%d", b.Addr, b.Workers)
+	log.Fatal(server.ListenAndServe(b.Addr))
 }

@@ -2,7 +2,6 @@
 package main
 
 import (
-	"context"
 	"log"
 	"net/http"
 	"strconv"
@@ -11,19 +10,16 @@ import (
 	"github.com/gofiber/contrib/websocket"
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/template/html/v2"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"webshootout/common"
 )
 
 type app struct {
-	pool     *pgxpool.Pool
-	cache    *common.WorldCache
-	hashFile common.HashFile
+	*common.Backend
 }
 
 func (a *app) db(c *fiber.Ctx) error {
-	row, err := common.RandomWorld(c.UserContext(), a.pool)
+	row, err := common.RandomWorld(c.UserContext(), a.Pool)
 	if err != nil {
 		return err
 	}
@@ -31,7 +27,7 @@ func (a *app) db(c *fiber.Ctx) error {
 }
 
 func (a *app) queries(c *fiber.Ctx) error {
-	rows, err := common.RandomWorlds(c.UserContext(), a.pool, common.Count(c.Query("queries")))
+	rows, err := common.RandomWorlds(c.UserContext(), a.Pool, common.Count(c.Query("queries")))
 	if err != nil {
 		return err
 	}
@@ -39,7 +35,7 @@ func (a *app) queries(c *fiber.Ctx) error {
 }
 
 func (a *app) updates(c *fiber.Ctx) error {
-	rows, err := common.UpdateWorlds(c.UserContext(), a.pool, common.Count(c.Query("queries")))
+	rows, err := common.UpdateWorlds(c.UserContext(), a.Pool, common.Count(c.Query("queries")))
 	if err != nil {
 		return err
 	}
@@ -47,7 +43,7 @@ func (a *app) updates(c *fiber.Ctx) error {
 }
 
 func (a *app) fortunes(c *fiber.Ctx) error {
-	rows, err := common.Fortunes(c.UserContext(), a.pool)
+	rows, err := common.Fortunes(c.UserContext(), a.Pool)
 	if err != nil {
 		return err
 	}
@@ -55,7 +51,7 @@ func (a *app) fortunes(c *fiber.Ctx) error {
 }
 
 func (a *app) cached(c *fiber.Ctx) error {
-	return c.JSON(a.cache.Random(common.Count(c.Query("count"))))
+	return c.JSON(a.Cache.Random(common.Count(c.Query("count"))))
 }
 
 // session is the shared transaction on usersessions: fiber's session middleware needs a storage, and its
@@ -63,7 +59,7 @@ func (a *app) cached(c *fiber.Ctx) error {
 func (a *app) session(c *fiber.Ctx) error {
 	// Fiber's strings point into the request buffer, reused after the handler: copy.
 	uid := strings.Clone(c.Cookies(common.SessionCookie))
-	visit, err := common.Bump(c.UserContext(), a.pool, uid)
+	visit, err := common.Bump(c.UserContext(), a.Pool, uid)
 	if err != nil {
 		return err
 	}
@@ -75,19 +71,15 @@ func (a *app) session(c *fiber.Ctx) error {
 }
 
 func (a *app) hash(c *fiber.Ctx) error {
-	status, body := a.hashFile.Answer(c.Query("n"), c.Context().QueryArgs().Has("n"))
+	status, body := a.HashFile.Answer(c.Query("n"), c.Context().QueryArgs().Has("n"))
 	return c.Status(status).SendString(body)
 }
 
 func main() {
-	env, pool := common.Start()
-	defer pool.Close()
-	cache, err := common.LoadWorldCache(context.Background(), pool)
-	if err != nil {
-		log.Fatal(err)
-	}
+	b := common.Start()
+	defer b.Pool.Close()
 
-	a := &app{pool: pool, cache: cache, hashFile: env.HashFile}
+	a := &app{Backend: b}
 	// Fiber's html engine is html/template, loading the shared page from ../common.
 	views := html.NewFileSystem(http.FS(common.Templates), ".html")
 	// Prefork stays off (fiber's default): one process on GOMAXPROCS = WORKERS threads, like the other Go
@@ -107,8 +99,8 @@ func main() {
 	server.Get("/fortunes", a.fortunes)
 	server.Get("/cached-queries", a.cached)
 	server.Get("/ws", websocket.New(func(conn *websocket.Conn) { common.Echo(conn) }))
-	server.Static("/static", env.StaticDir)
+	server.Static("/static", b.StaticDir)
 
-	log.Printf("listening on %s with GOMAXPROCS=%d", env.Addr, env.Workers)
-	log.Fatal(server.Listen(env.Addr))
+	log.Printf("listening on %s with GOMAXPROCS=%d", b.Addr, b.Workers)
+	log.Fatal(server.Listen(b.Addr))
 }

@@ -2,27 +2,23 @@
 package main
 
 import (
-	"context"
 	"html/template"
 	"log"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
 	"github.com/gorilla/websocket"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"webshootout/common"
 )
 
 type app struct {
-	pool     *pgxpool.Pool
-	cache    *common.WorldCache
-	hashFile common.HashFile
+	*common.Backend
 	upgrader websocket.Upgrader
 }
 
 func (a *app) db(c *gin.Context) {
-	row, err := common.RandomWorld(c, a.pool)
+	row, err := common.RandomWorld(c, a.Pool)
 	if err != nil {
 		c.String(http.StatusInternalServerError, err.Error())
 		return
@@ -31,7 +27,7 @@ func (a *app) db(c *gin.Context) {
 }
 
 func (a *app) queries(c *gin.Context) {
-	rows, err := common.RandomWorlds(c, a.pool, common.Count(c.Query("queries")))
+	rows, err := common.RandomWorlds(c, a.Pool, common.Count(c.Query("queries")))
 	if err != nil {
 		c.String(http.StatusInternalServerError, err.Error())
 		return
@@ -40,7 +36,7 @@ func (a *app) queries(c *gin.Context) {
 }
 
 func (a *app) updates(c *gin.Context) {
-	rows, err := common.UpdateWorlds(c, a.pool, common.Count(c.Query("queries")))
+	rows, err := common.UpdateWorlds(c, a.Pool, common.Count(c.Query("queries")))
 	if err != nil {
 		c.String(http.StatusInternalServerError, err.Error())
 		return
@@ -49,7 +45,7 @@ func (a *app) updates(c *gin.Context) {
 }
 
 func (a *app) fortunes(c *gin.Context) {
-	rows, err := common.Fortunes(c, a.pool)
+	rows, err := common.Fortunes(c, a.Pool)
 	if err != nil {
 		c.String(http.StatusInternalServerError, err.Error())
 		return
@@ -58,12 +54,12 @@ func (a *app) fortunes(c *gin.Context) {
 }
 
 func (a *app) cached(c *gin.Context) {
-	c.JSON(http.StatusOK, a.cache.Random(common.Count(c.Query("count"))))
+	c.JSON(http.StatusOK, a.Cache.Random(common.Count(c.Query("count"))))
 }
 
 func (a *app) session(c *gin.Context) {
 	uid, _ := c.Cookie(common.SessionCookie)
-	visit, err := common.Bump(c, a.pool, uid)
+	visit, err := common.Bump(c, a.Pool, uid)
 	if err != nil {
 		c.String(http.StatusInternalServerError, err.Error())
 		return
@@ -76,7 +72,7 @@ func (a *app) session(c *gin.Context) {
 }
 
 func (a *app) hash(c *gin.Context) {
-	status, body := a.hashFile.Answer(c.GetQuery("n"))
+	status, body := a.HashFile.Answer(c.GetQuery("n"))
 	c.String(status, body)
 }
 
@@ -88,14 +84,10 @@ func (a *app) websocket(c *gin.Context) {
 }
 
 func main() {
-	env, pool := common.Start()
-	defer pool.Close()
+	b := common.Start()
+	defer b.Pool.Close()
 
-	cache, err := common.LoadWorldCache(context.Background(), pool)
-	if err != nil {
-		log.Fatal(err)
-	}
-	a := &app{pool: pool, cache: cache, hashFile: env.HashFile}
+	a := &app{Backend: b}
 	// gin.New rather than gin.Default: no per-request access log, only panic recovery.
 	r := gin.New()
 	// Gin's HTML rendering is html/template; the page is the shared one, parsed here for gin alone.
@@ -114,8 +106,8 @@ func main() {
 	r.GET("/cached-queries", a.cached)
 	r.GET("/ws", a.websocket)
 	// Static is http.FileServer underneath: the directory path answers with its index.html.
-	r.Static("/static", env.StaticDir)
+	r.Static("/static", b.StaticDir)
 
-	log.Printf("listening on %s in %s mode with GOMAXPROCS=%d", env.Addr, gin.Mode(), env.Workers)
-	log.Fatal(r.Run(env.Addr))
+	log.Printf("listening on %s in %s mode with GOMAXPROCS=%d", b.Addr, gin.Mode(), b.Workers)
+	log.Fatal(r.Run(b.Addr))
 }

@@ -2,7 +2,6 @@
 package main
 
 import (
-	"context"
 	"log"
 	"net/http"
 
@@ -32,14 +31,10 @@ func echo(w http.ResponseWriter, r *http.Request) {
 }
 
 func main() {
-	env, pool := common.Start()
-	defer pool.Close()
+	b := common.Start()
+	defer b.Pool.Close()
 
-	cache, err := common.LoadWorldCache(context.Background(), pool)
-	if err != nil {
-		log.Fatal(err)
-	}
-	h := &stdhttp.Handlers{Pool: pool, HashFile: env.HashFile, Cache: cache}
+	h := stdhttp.New(b)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /plaintext", h.Plaintext)
 	mux.HandleFunc("GET /json", h.JSON)
@@ -52,9 +47,9 @@ func main() {
 	mux.HandleFunc("GET /cached-queries", h.Cached)
 	// FileServer answers the directory with its index.html (and redirects the explicit
 	// /index.html path to it), so the workload's path is the directory.
-	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServer(http.Dir(env.StaticDir))))
+	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServer(http.Dir(b.StaticDir))))
 	mux.HandleFunc("GET /ws", echo)
 
-	log.Printf("listening on %s with GOMAXPROCS=%d", env.Addr, env.Workers)
-	log.Fatal(http.ListenAndServe(env.Addr, stdhttp.WithServer("Go net/http", mux)))
+	log.Printf("listening on %s with GOMAXPROCS=%d", b.Addr, b.Workers)
+	log.Fatal(http.ListenAndServe(b.Addr, stdhttp.WithServer("Go net/http", mux)))
 }

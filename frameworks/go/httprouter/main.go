@@ -2,7 +2,6 @@
 package main
 
 import (
-	"context"
 	"log"
 	"net/http"
 
@@ -23,15 +22,11 @@ func echo(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 }
 
 func main() {
-	env, pool := common.Start()
-	defer pool.Close()
+	b := common.Start()
+	defer b.Pool.Close()
 
 	// The handlers take no route parameters: httprouter's HandlerFunc adapter routes to them as they are.
-	cache, err := common.LoadWorldCache(context.Background(), pool)
-	if err != nil {
-		log.Fatal(err)
-	}
-	h := &stdhttp.Handlers{Pool: pool, HashFile: env.HashFile, Cache: cache}
+	h := stdhttp.New(b)
 	router := httprouter.New()
 	router.HandlerFunc(http.MethodGet, "/plaintext", h.Plaintext)
 	router.HandlerFunc(http.MethodGet, "/json", h.JSON)
@@ -44,8 +39,8 @@ func main() {
 	router.HandlerFunc(http.MethodGet, "/cached-queries", h.Cached)
 	router.GET("/ws", echo)
 	// ServeFiles is http.FileServer underneath: the directory path answers with its index.html.
-	router.ServeFiles("/static/*filepath", http.Dir(env.StaticDir))
+	router.ServeFiles("/static/*filepath", http.Dir(b.StaticDir))
 
-	log.Printf("listening on %s with GOMAXPROCS=%d", env.Addr, env.Workers)
-	log.Fatal(http.ListenAndServe(env.Addr, stdhttp.WithServer("httprouter", router)))
+	log.Printf("listening on %s with GOMAXPROCS=%d", b.Addr, b.Workers)
+	log.Fatal(http.ListenAndServe(b.Addr, stdhttp.WithServer("httprouter", router)))
 }

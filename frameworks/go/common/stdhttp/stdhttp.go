@@ -21,6 +21,11 @@ type Handlers struct {
 	Cache    *common.WorldCache
 }
 
+// New serves from what common.Start opened.
+func New(b *common.Backend) *Handlers {
+	return &Handlers{Pool: b.Pool, HashFile: b.HashFile, Cache: b.Cache}
+}
+
 // WithServer sends the Server header on every response: net/http sets Date itself but no Server.
 func WithServer(name string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
