@@ -10,15 +10,25 @@ import javax.sql.DataSource;
 
 /**
  * The session workload's transaction on usersessions for the JDBC stacks: the visitor's row is locked,
- * read and bumped, or a new visitor's row is inserted. The JSON of column data ({"count":N}) is left to
- * the stack's own JSON library (the codec).
+ * read and bumped, or a new visitor's row is inserted. Column data ({"count":N}) is read and written by
+ * the stack's own JSON library, given as the two functions.
  */
 public final class JdbcSessions {
-    /** Reads and writes column data. */
-    public interface Codec {
-        int count(String data) throws Exception;
+    /** The cookie that carries the visitor's uid. */
+    public static final String COOKIE = "uid";
 
-        String data(int count) throws Exception;
+    /** Column data. */
+    public record Data(int count) {
+    }
+
+    @FunctionalInterface
+    public interface Parse {
+        Data parse(String json) throws Exception;
+    }
+
+    @FunctionalInterface
+    public interface Format {
+        String format(Data data) throws Exception;
     }
 
     /** The visitor's new count; newUid is set when a visitor was created (the cookie to send). */
@@ -26,12 +36,14 @@ public final class JdbcSessions {
     }
 
     private final DataSource pool;
-    private final Codec codec;
+    private final Parse parse;
+    private final Format format;
     private final SecureRandom random = new SecureRandom();
 
-    public JdbcSessions(DataSource pool, Codec codec) {
+    public JdbcSessions(DataSource pool, Parse parse, Format format) {
         this.pool = pool;
-        this.codec = codec;
+        this.parse = parse;
+        this.format = format;
     }
 
     /** One transaction: the known visitor's count + 1, or a new visitor (uid null or unknown) at 1. */
@@ -64,14 +76,14 @@ public final class JdbcSessions {
                 "SELECT data FROM usersessions WHERE uid = ? FOR UPDATE")) {
             select.setString(1, uid);
             try (ResultSet row = select.executeQuery()) {
-                return row.next() ? codec.count(row.getString(1)) : null;
+                return row.next() ? parse.parse(row.getString(1)).count() : null;
             }
         }
     }
 
     private void write(Connection connection, String sql, String uid, int count) throws Exception {
         try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            statement.setString(1, codec.data(count));
+            statement.setString(1, format.format(new Data(count)));
             statement.setString(2, uid);
             statement.executeUpdate();
         }

@@ -49,22 +49,25 @@ public final class JdbcWorlds {
 
     /** Every row of fortune, by one query. */
     public static List<Fortune> fortunes(Connection connection) throws SQLException {
-        List<Fortune> rows = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement("SELECT id, message FROM fortune");
-             ResultSet row = select.executeQuery()) {
-            while (row.next()) {
-                rows.add(new Fortune(row.getInt(1), row.getString(2)));
-            }
-        }
-        return rows;
+        return every(connection, "SELECT id, message FROM fortune",
+                row -> new Fortune(row.getInt(1), row.getString(2)));
     }
 
     public static List<World> all(Connection connection) throws SQLException {
-        List<World> rows = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement("SELECT id, randomnumber FROM world");
+        return every(connection, "SELECT id, randomnumber FROM world",
+                row -> new World(row.getInt(1), row.getInt(2)));
+    }
+
+    private interface Columns<T> {
+        T read(ResultSet row) throws SQLException;
+    }
+
+    private static <T> List<T> every(Connection connection, String sql, Columns<T> columns) throws SQLException {
+        List<T> rows = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(sql);
              ResultSet row = select.executeQuery()) {
             while (row.next()) {
-                rows.add(new World(row.getInt(1), row.getInt(2)));
+                rows.add(columns.read(row));
             }
         }
         return rows;

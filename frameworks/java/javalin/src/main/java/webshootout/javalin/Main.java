@@ -5,13 +5,11 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.javalin.Javalin;
 import io.javalin.http.staticfiles.Location;
 import java.nio.file.Path;
-import java.sql.Connection;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import webshootout.common.Env;
-import webshootout.common.JdbcWorlds;
-import webshootout.common.WorldCache;
+import webshootout.common.JdbcWorkloads;
 
 /** Javalin 7 on its embedded Jetty, thread per request, every route declared in the config. */
 public final class Main {
@@ -22,12 +20,8 @@ public final class Main {
 
     public static void main(String[] args) throws Exception {
         Env env = Env.fromSystem();
-        HikariDataSource pool = pool(env);
-        WorldCache cache;
-        try (Connection connection = pool.getConnection()) {
-            cache = new WorldCache(JdbcWorlds.all(connection));
-        }
-        DbHandlers db = new DbHandlers(pool, cache);
+        HikariDataSource pool = new HikariDataSource(new HikariConfig(env.hikari()));
+        DbHandlers db = new DbHandlers(new JdbcWorkloads(pool));
         SessionHandler session = new SessionHandler(pool);
         Path hashFile = Path.of(env.hashFile());
 
@@ -74,18 +68,5 @@ public final class Main {
     }
 
     record Message(String message) {
-    }
-
-    private static HikariDataSource pool(Env env) {
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(env.jdbcUrl());
-        config.setUsername(env.pgUser());
-        config.setPassword(env.pgPassword());
-        // DB_POOL_TOTAL connections (one process serves every core), opened at start and kept (the fairness
-        // rule, docs/fairness.md); a fixed-size pool is also what HikariCP's documentation recommends.
-        config.setMaximumPoolSize(env.dbPool());
-        config.setMinimumIdle(env.dbPool());
-        config.setPoolName("webshootout");
-        return new HikariDataSource(config);
     }
 }

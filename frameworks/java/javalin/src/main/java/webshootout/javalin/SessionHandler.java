@@ -13,33 +13,19 @@ import webshootout.common.JdbcSessions;
  * sessions are Jetty's in-memory HttpSession, while the contract keeps the count in PostgreSQL.
  */
 final class SessionHandler implements Handler {
-    private static final String COOKIE = "uid";
-
-    record Data(int count) {
-    }
-
     private final JdbcSessions sessions;
 
     SessionHandler(DataSource pool) {
         JavalinJackson json = new JavalinJackson();
-        this.sessions = new JdbcSessions(pool, new JdbcSessions.Codec() {
-            @Override
-            public int count(String data) {
-                return json.<Data>fromJsonString(data, Data.class).count();
-            }
-
-            @Override
-            public String data(int count) {
-                return json.toJsonString(new Data(count), Data.class);
-            }
-        });
+        this.sessions = new JdbcSessions(pool, data -> json.fromJsonString(data, JdbcSessions.Data.class),
+                data -> json.toJsonString(data, JdbcSessions.Data.class));
     }
 
     @Override
     public void handle(Context ctx) throws Exception {
-        JdbcSessions.Visit visit = sessions.visit(ctx.cookie(COOKIE));
+        JdbcSessions.Visit visit = sessions.visit(ctx.cookie(JdbcSessions.COOKIE));
         if (visit.newUid() != null) {
-            Cookie cookie = new Cookie(COOKIE, visit.newUid());
+            Cookie cookie = new Cookie(JdbcSessions.COOKIE, visit.newUid());
             cookie.setHttpOnly(true);
             cookie.setSameSite(SameSite.LAX);
             ctx.cookie(cookie);

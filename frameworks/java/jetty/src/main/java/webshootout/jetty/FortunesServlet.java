@@ -9,36 +9,33 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
-import javax.sql.DataSource;
 import webshootout.common.Fortune;
-import webshootout.common.JdbcWorlds;
-import webshootout.common.TechEmpower;
+import webshootout.common.JdbcWorkloads;
 
 /** fortunes: every row of fortune plus one, sorted, through Mustache.java's template and HTML escaping. */
 final class FortunesServlet extends HttpServlet {
-    private final DataSource pool;
+    private final JdbcWorkloads workloads;
     // Compiled once at start (from the jar's resources); a compiled Mustache is thread-safe.
     private final Mustache template = new DefaultMustacheFactory("templates").compile("fortunes.mustache");
 
-    FortunesServlet(DataSource pool) {
-        this.pool = pool;
+    FortunesServlet(JdbcWorkloads workloads) {
+        this.workloads = workloads;
     }
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response)
             throws IOException, ServletException {
-        List<Fortune> read;
-        try (Connection connection = pool.getConnection()) {
-            read = JdbcWorlds.fortunes(connection);
+        List<Fortune> rows;
+        try {
+            rows = workloads.fortunes();
         } catch (SQLException e) {
             throw new ServletException("reading fortune", e);
         }
         StringWriter html = new StringWriter(2048);
-        template.execute(html, Map.of("fortunes", TechEmpower.withExtraSorted(read)));
+        template.execute(html, Map.of("fortunes", rows));
         byte[] body = html.toString().getBytes(StandardCharsets.UTF_8);
         response.setContentType("text/html;charset=utf-8");
         response.setContentLength(body.length);

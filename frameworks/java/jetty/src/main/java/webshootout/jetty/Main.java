@@ -1,12 +1,10 @@
 package webshootout.jetty;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
-import javax.sql.DataSource;
 import org.eclipse.jetty.ee10.servlet.ResourceServlet;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
@@ -16,8 +14,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.component.LifeCycle;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import webshootout.common.Env;
-import webshootout.common.JdbcWorlds;
-import webshootout.common.WorldCache;
+import webshootout.common.JdbcWorkloads;
 
 /** Embedded Jetty 12 with one plain servlet per workload, thread per request. */
 public final class Main {
@@ -27,16 +24,11 @@ public final class Main {
     private Main() {
     }
 
-    /** cached's copy of world, read once at start. */
-    private static WorldCache worldCache(DataSource pool) throws SQLException {
-        try (Connection connection = pool.getConnection()) {
-            return new WorldCache(JdbcWorlds.all(connection));
-        }
-    }
-
     public static void main(String[] args) throws Exception {
         Env env = Env.fromSystem();
-        HikariDataSource pool = Database.pool(env);
+        // The HikariCP pool every database servlet borrows from.
+        HikariDataSource pool = new HikariDataSource(new HikariConfig(env.hikari()));
+        JdbcWorkloads workloads = new JdbcWorkloads(pool);
         ObjectMapper mapper = new ObjectMapper();
 
         // Blocking JDBC holds a thread per database request, so the pool has room for every pooled
@@ -58,13 +50,16 @@ public final class Main {
         context.setContextPath("/");
         context.addServlet(new ServletHolder(new HelloServlets.Plaintext()), "/plaintext");
         context.addServlet(new ServletHolder(new HelloServlets.Json(mapper)), "/json");
-        context.addServlet(new ServletHolder(new DbServlet(pool, mapper)), "/db");
+        context.addServlet(new ServletHolder(new WorldServlet(mapper, request -> workloads.db())), "/db");
         context.addServlet(new ServletHolder(new SessionServlet(pool, mapper)), "/session");
         context.addServlet(new ServletHolder(new HashServlet(Path.of(env.hashFile()))), "/hash");
-        context.addServlet(new ServletHolder(new WorldServlets.Queries(pool, mapper, false)), "/queries");
-        context.addServlet(new ServletHolder(new WorldServlets.Queries(pool, mapper, true)), "/updates");
-        context.addServlet(new ServletHolder(new FortunesServlet(pool)), "/fortunes");
-        context.addServlet(new ServletHolder(new WorldServlets.Cached(worldCache(pool), mapper)), "/cached-queries");
+        context.addServlet(new ServletHolder(new WorldServlet(mapper,
+                request -> workloads.queries(request.getParameter("queries")))), "/queries");
+        context.addServlet(new ServletHolder(new WorldServlet(mapper,
+                request -> workloads.updates(request.getParameter("queries")))), "/updates");
+        context.addServlet(new ServletHolder(new FortunesServlet(workloads)), "/fortunes");
+        context.addServlet(new ServletHolder(new WorldServlet(mapper,
+                request -> workloads.cached(request.getParameter("count")))), "/cached-queries");
         ServletHolder files = new ServletHolder("static", ResourceServlet.class);
         files.setInitParameter("baseResource", Path.of(env.staticDir()).toUri().toString());
         files.setInitParameter("pathInfoOnly", "true");

@@ -15,25 +15,11 @@ import webshootout.common.JdbcSessions;
  * HttpSession is not used: it lives in Jetty's memory, while the contract keeps the count in PostgreSQL.
  */
 final class SessionServlet extends HttpServlet {
-    private static final String COOKIE = "uid";
-
-    record Data(int count) {
-    }
-
     private final JdbcSessions sessions;
 
     SessionServlet(DataSource pool, ObjectMapper mapper) {
-        this.sessions = new JdbcSessions(pool, new JdbcSessions.Codec() {
-            @Override
-            public int count(String data) throws IOException {
-                return mapper.readValue(data, Data.class).count();
-            }
-
-            @Override
-            public String data(int count) throws IOException {
-                return mapper.writeValueAsString(new Data(count));
-            }
-        });
+        this.sessions = new JdbcSessions(pool, data -> mapper.readValue(data, JdbcSessions.Data.class),
+                mapper::writeValueAsString);
     }
 
     @Override
@@ -46,7 +32,7 @@ final class SessionServlet extends HttpServlet {
             throw new ServletException("updating the session counter", e);
         }
         if (visit.newUid() != null) {
-            Cookie cookie = new Cookie(COOKIE, visit.newUid());
+            Cookie cookie = new Cookie(JdbcSessions.COOKIE, visit.newUid());
             cookie.setPath("/");
             cookie.setHttpOnly(true);
             response.addCookie(cookie);
@@ -59,7 +45,7 @@ final class SessionServlet extends HttpServlet {
         Cookie[] cookies = request.getCookies();
         if (cookies != null) {
             for (Cookie cookie : cookies) {
-                if (COOKIE.equals(cookie.getName())) {
+                if (JdbcSessions.COOKIE.equals(cookie.getName())) {
                     return cookie.getValue();
                 }
             }

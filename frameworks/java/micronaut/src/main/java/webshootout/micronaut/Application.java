@@ -4,10 +4,12 @@ import io.micronaut.runtime.Micronaut;
 import io.micronaut.serde.annotation.SerdeImport;
 import java.util.Map;
 import webshootout.common.Env;
+import webshootout.common.JdbcSessions;
 import webshootout.common.World;
 
 /** Micronaut on Netty; controllers that block (JDBC, hash) run on the blocking executor (@ExecuteOn). */
 @SerdeImport(World.class)
+@SerdeImport(JdbcSessions.Data.class)
 public class Application {
     static final String TEXT = "text/plain;charset=utf-8";
 

@@ -11,7 +11,6 @@ import io.micronaut.http.cookie.SameSite;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.serde.ObjectMapper;
-import io.micronaut.serde.annotation.Serdeable;
 import javax.sql.DataSource;
 import webshootout.common.JdbcSessions;
 
@@ -21,37 +20,23 @@ import webshootout.common.JdbcSessions;
  */
 @Controller
 public class SessionController {
-    private static final String COOKIE = "uid";
-
-    @Serdeable
-    record Data(int count) {
-    }
-
     private final JdbcSessions sessions;
 
     SessionController(DataSource pool, ObjectMapper mapper) {
-        this.sessions = new JdbcSessions(pool, new JdbcSessions.Codec() {
-            @Override
-            public int count(String data) throws Exception {
-                return mapper.readValue(data, Data.class).count();
-            }
-
-            @Override
-            public String data(int count) throws Exception {
-                return mapper.writeValueAsString(new Data(count));
-            }
-        });
+        this.sessions = new JdbcSessions(pool, data -> mapper.readValue(data, JdbcSessions.Data.class),
+                mapper::writeValueAsString);
     }
 
     @Get("/session")
     @Produces(Application.TEXT)
     @ExecuteOn(TaskExecutors.BLOCKING)
-    public HttpResponse<String> session(@CookieValue(COOKIE) @Nullable String uid) throws Exception {
+    public HttpResponse<String> session(@CookieValue(JdbcSessions.COOKIE) @Nullable String uid) throws Exception {
         JdbcSessions.Visit visit = sessions.visit(uid);
         HttpResponse<String> response = HttpResponse.ok("Count is " + visit.count());
         if (visit.newUid() != null) {
             response = HttpResponse.ok("Count is " + visit.count())
-                    .cookie(Cookie.of(COOKIE, visit.newUid()).path("/").httpOnly(true).sameSite(SameSite.Lax));
+                    .cookie(Cookie.of(JdbcSessions.COOKIE, visit.newUid()).path("/").httpOnly(true)
+                            .sameSite(SameSite.Lax));
         }
         return response;
     }

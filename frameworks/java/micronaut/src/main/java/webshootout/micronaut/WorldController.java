@@ -12,74 +12,55 @@ import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.views.View;
 import jakarta.inject.Singleton;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
-import webshootout.common.Fortune;
-import webshootout.common.JdbcWorlds;
-import webshootout.common.TechEmpower;
+import webshootout.common.JdbcWorkloads;
 import webshootout.common.World;
-import webshootout.common.WorldCache;
 
 /** db, queries, updates, fortunes and cached: JDBC on Micronaut's HikariCP DataSource, on the blocking executor. */
 @Controller
 @ExecuteOn(TaskExecutors.BLOCKING)
 public class WorldController {
-    private final DataSource pool;
-    private final WorldCache cache;
+    private final JdbcWorkloads workloads;
 
-    WorldController(DataSource pool, WorldCache cache) {
-        this.pool = pool;
-        this.cache = cache;
+    WorldController(JdbcWorkloads workloads) {
+        this.workloads = workloads;
     }
 
-    /** cached's copy of world, read once at start (an eager @Context bean). */
+    /** An eager @Context bean: building it reads cached's copy of world at start. */
     @Factory
-    static class CacheFactory {
+    static class WorkloadsFactory {
         @Context
         @Singleton
-        WorldCache worldCache(DataSource pool) throws SQLException {
-            try (Connection connection = pool.getConnection()) {
-                return new WorldCache(JdbcWorlds.all(connection));
-            }
+        JdbcWorkloads workloads(DataSource pool) throws SQLException {
+            return new JdbcWorkloads(pool);
         }
     }
 
     @Get("/db")
     @Produces(MediaType.APPLICATION_JSON)
     public World db() throws SQLException {
-        try (Connection connection = pool.getConnection()) {
-            return JdbcWorlds.one(connection, TechEmpower.randomId());
-        }
+        return workloads.db();
     }
 
     @Get("/queries")
     @Produces(MediaType.APPLICATION_JSON)
     public List<World> queries(@QueryValue @Nullable String queries) throws SQLException {
-        int[] ids = TechEmpower.randomIds(TechEmpower.count(queries));
-        try (Connection connection = pool.getConnection()) {
-            return JdbcWorlds.read(connection, ids);
-        }
+        return workloads.queries(queries);
     }
 
-    /** One UPDATE per row, the request's rows sent as one JDBC batch. */
     @Get("/updates")
     @Produces(MediaType.APPLICATION_JSON)
     public List<World> updates(@QueryValue @Nullable String queries) throws SQLException {
-        int[] ids = TechEmpower.randomIds(TechEmpower.count(queries));
-        try (Connection connection = pool.getConnection()) {
-            List<World> rows = TechEmpower.renumbered(JdbcWorlds.read(connection, ids));
-            JdbcWorlds.write(connection, rows);
-            return rows;
-        }
+        return workloads.updates(queries);
     }
 
     @Get("/cached-queries")
     @Produces(MediaType.APPLICATION_JSON)
     public List<World> cached(@QueryValue @Nullable String count) {
-        return cache.random(TechEmpower.count(count));
+        return workloads.cached(count);
     }
 
     /** fortunes: Micronaut Views with Thymeleaf (views/fortunes.html, th:text escapes). */
@@ -87,10 +68,6 @@ public class WorldController {
     @View("fortunes")
     @Produces("text/html;charset=utf-8")
     public Map<String, Object> fortunes() throws SQLException {
-        List<Fortune> read;
-        try (Connection connection = pool.getConnection()) {
-            read = JdbcWorlds.fortunes(connection);
-        }
-        return Map.of("fortunes", TechEmpower.withExtraSorted(read));
+        return Map.of("fortunes", workloads.fortunes());
     }
 }

@@ -6,13 +6,10 @@ import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
-import javax.sql.DataSource;
 import webshootout.common.Fortune;
-import webshootout.common.JdbcWorlds;
-import webshootout.common.TechEmpower;
+import webshootout.common.JdbcWorkloads;
 
 /** fortunes: the rows of fortune plus one, sorted, rendered by a type-safe Qute template (HTML escaping). */
 @Path("/fortunes")
@@ -22,20 +19,16 @@ public class FortuneResource {
         static native TemplateInstance fortunes(List<Fortune> fortunes);
     }
 
-    private final DataSource pool;
+    private final JdbcWorkloads workloads;
 
-    FortuneResource(DataSource pool) {
-        this.pool = pool;
+    FortuneResource(JdbcWorkloads workloads) {
+        this.workloads = workloads;
     }
 
     @GET
     @Blocking // JDBC: on a worker thread (a method returning TemplateInstance would run on the event loop)
     @Produces("text/html; charset=utf-8")
     public TemplateInstance fortunes() throws SQLException {
-        List<Fortune> read;
-        try (Connection connection = pool.getConnection()) {
-            read = JdbcWorlds.fortunes(connection);
-        }
-        return Templates.fortunes(TechEmpower.withExtraSorted(read));
+        return Templates.fortunes(workloads.fortunes());
     }
 }

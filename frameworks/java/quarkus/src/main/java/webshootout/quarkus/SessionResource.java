@@ -16,34 +16,20 @@ import webshootout.common.JdbcSessions;
  */
 @Path("/session")
 public class SessionResource {
-    private static final String COOKIE = "uid";
-
-    record Data(int count) {
-    }
-
     private final JdbcSessions sessions;
 
     SessionResource(DataSource pool, ObjectMapper mapper) {
-        this.sessions = new JdbcSessions(pool, new JdbcSessions.Codec() {
-            @Override
-            public int count(String data) throws Exception {
-                return mapper.readValue(data, Data.class).count();
-            }
-
-            @Override
-            public String data(int count) throws Exception {
-                return mapper.writeValueAsString(new Data(count));
-            }
-        });
+        this.sessions = new JdbcSessions(pool, data -> mapper.readValue(data, JdbcSessions.Data.class),
+                mapper::writeValueAsString);
     }
 
     @GET
     @Produces(HelloResource.TEXT)
-    public Response session(@CookieParam(COOKIE) String uid) throws Exception {
+    public Response session(@CookieParam(JdbcSessions.COOKIE) String uid) throws Exception {
         JdbcSessions.Visit visit = sessions.visit(uid);
         Response.ResponseBuilder response = Response.ok("Count is " + visit.count());
         if (visit.newUid() != null) {
-            response.cookie(new NewCookie.Builder(COOKIE).value(visit.newUid()).path("/").httpOnly(true)
+            response.cookie(new NewCookie.Builder(JdbcSessions.COOKIE).value(visit.newUid()).path("/").httpOnly(true)
                     .sameSite(NewCookie.SameSite.LAX).build());
         }
         return response.build();

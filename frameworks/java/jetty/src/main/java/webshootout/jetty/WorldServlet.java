@@ -6,34 +6,34 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.sql.Connection;
 import java.sql.SQLException;
-import javax.sql.DataSource;
-import webshootout.common.JdbcWorlds;
-import webshootout.common.TechEmpower;
-import webshootout.common.World;
 
-/** db: one row of `world`, by an id drawn for this request, queried for this request. */
-final class DbServlet extends HttpServlet {
-    private final DataSource pool;
+/** db, queries, updates and cached: what one of the shared JDBC workloads answers, as JSON by Jackson. */
+final class WorldServlet extends HttpServlet {
+    /** The workload, given the request for its count parameter. */
+    @FunctionalInterface
+    interface Workload {
+        Object answer(HttpServletRequest request) throws SQLException;
+    }
+
     private final ObjectMapper mapper;
+    private final Workload workload;
 
-    DbServlet(DataSource pool, ObjectMapper mapper) {
-        this.pool = pool;
+    WorldServlet(ObjectMapper mapper, Workload workload) {
         this.mapper = mapper;
+        this.workload = workload;
     }
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response)
             throws IOException, ServletException {
-        int id = TechEmpower.randomId();
-        World world;
-        try (Connection connection = pool.getConnection()) {
-            world = JdbcWorlds.one(connection, id);
+        Object answer;
+        try {
+            answer = workload.answer(request);
         } catch (SQLException e) {
-            throw new ServletException("reading world row " + id, e);
+            throw new ServletException("reading or writing world rows", e);
         }
-        byte[] body = mapper.writeValueAsBytes(world);
+        byte[] body = mapper.writeValueAsBytes(answer);
         response.setContentType("application/json");
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
