@@ -7,7 +7,7 @@ from webshootout.config.suites import SuiteError
 
 def test_committed_suites_load(root):
     quick = suites.find(root, "quick")
-    assert quick.parts[0].frameworks and quick.trials == 3 and quick.parts[0].profile.connections == (64,)
+    assert quick.parts[0].frameworks and quick.trials == 5 and quick.parts[0].profile.connections == (64,)
     assert suites.union(p.frameworks for p in suites.find(root, "full").parts) is None
 
 
