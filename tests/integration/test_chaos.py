@@ -101,11 +101,16 @@ class Harness:
         """Sends `signum`; the ports are read while nobody stops the processes (after kill -9, before
         other signals)."""
         self.note_children()
-        if signum != signal.SIGKILL:
-            self.note_ports()
-        self.popen.send_signal(signum)
         if signum == signal.SIGKILL:
+            self.popen.send_signal(signum)
             self.note_ports()
+            return
+        # Held still while its ports are read (seconds on a busy machine), so that it cannot finish another
+        # trial before the signal comes: the steps count the trials each harness records.
+        self.popen.send_signal(signal.SIGSTOP)
+        self.note_ports()
+        self.popen.send_signal(signum)
+        self.popen.send_signal(signal.SIGCONT)
 
     def ended(self) -> int:
         code = self.popen.wait(timeout=WAIT)
