@@ -1,6 +1,7 @@
 //! Command-line flags and their validation into a `Config`; every bad value is named in the error.
 
 use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Parser;
@@ -8,6 +9,9 @@ use regex::bytes::Regex;
 
 use crate::io::IoMode;
 use crate::request::Template;
+use crate::tls;
+use crate::transport::{self, HttpVersion};
+use crate::url;
 
 #[derive(Parser, Debug, Clone)]
 #[command(name = "shootout-load", version, about = "HTTP/1.1 and WebSocket load generator with honest latency")]
@@ -90,6 +94,25 @@ pub struct Args {
     /// the request's latency (closed loop only).
     #[arg(long)]
     pub no_keepalive: bool,
+    /// TLS (rustls): the server's certificate is checked against --ca for the URL's host (an https://
+    /// or wss:// URL means the same).
+    #[arg(long)]
+    pub tls: bool,
+    /// PEM file of the CA certificates to trust, with --tls.
+    #[arg(long, value_name = "PATH")]
+    pub ca: Option<PathBuf>,
+    /// Offer only this TLS version (default: 1.2 and 1.3; servers that have 1.3 choose it).
+    #[arg(long, value_enum)]
+    pub tls_version: Option<tls::Version>,
+    /// Resume TLS sessions when connections are opened again (default: every handshake is a full one).
+    #[arg(long)]
+    pub tls_resume: bool,
+    /// HTTP version: 2 is h2 by ALPN with --tls, h2c with prior knowledge without.
+    #[arg(long, value_enum, default_value = "1.1")]
+    pub http: HttpVersion,
+    /// Requests in flight on each HTTP/2 connection, each on a stream of its own (--pipeline is HTTP/1.1's).
+    #[arg(long, default_value_t = 1)]
+    pub streams: usize,
     /// I/O path: io_uring where the kernel allows it, else epoll (auto); forcing one that cannot work is an error.
     #[arg(long, value_enum, default_value = "auto")]
     pub io: IoMode,
@@ -130,6 +153,11 @@ pub struct Config {
     pub websocket: Option<(Vec<u8>, Vec<u8>)>,
     pub json: bool,
     pub io: IoMode,
+    /// Every connection is opened with TLS.
+    pub tls: Option<tls::Settings>,
+    pub http2: bool,
+    /// HTTP/2 streams per connection (`pipeline` holds the same number: requests in flight per connection).
+    pub streams: usize,
 }
 
 impl Config {
@@ -152,47 +180,6 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         _ => return Err(format!("unknown unit {unit:?} in duration {text:?} (use ms, s, m or h)")),
     };
     Duration::try_from_secs_f64(seconds).map_err(|_| format!("duration {text:?} is out of range"))
-}
-
-struct Url {
-    host: String,
-    port: u16,
-    path: String,
-}
-
-fn parse_url(url: &str, websocket: bool) -> Result<Url, String> {
-    let (scheme, rest) = url.split_once("://").ok_or_else(|| format!("URL {url:?} has no scheme (http://...)"))?;
-    let allowed: &[&str] = if websocket { &["ws", "http"] } else { &["http"] };
-    if !allowed.contains(&scheme) {
-        return Err(format!("URL {url:?}: scheme {scheme:?} is not supported (use {})", allowed.join(" or ")));
-    }
-    let (authority, path) = match rest.find('/') {
-        Some(i) => (&rest[..i], &rest[i..]),
-        None => (rest, "/"),
-    };
-    let (host, port) = match authority.rsplit_once(':') {
-        Some((h, p)) if !p.contains(']') => {
-            (h, p.parse::<u16>().map_err(|_| format!("URL {url:?}: bad port {p:?}"))?)
-        }
-        _ => (authority, 80),
-    };
-    if host.is_empty() {
-        return Err(format!("URL {url:?} has no host"));
-    }
-    Ok(Url { host: host.to_string(), port, path: path.to_string() })
-}
-
-fn header_lines(headers: &[String]) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
-    for header in headers {
-        let (name, value) = header.split_once(':').ok_or_else(|| format!("--header {header:?}: expected \"Name: value\""))?;
-        let name = name.trim();
-        if name.is_empty() || name.bytes().any(|b| !b.is_ascii_graphic()) || value.contains(['\r', '\n']) {
-            return Err(format!("--header {header:?}: not a valid header"));
-        }
-        out.extend_from_slice(format!("{name}: {}\r\n", value.trim()).as_bytes());
-    }
-    Ok(out)
 }
 
 impl Args {
@@ -218,6 +205,7 @@ impl Args {
         if self.pipeline > 1 && (self.sessions || self.websocket) {
             return Err("--pipeline above 1 cannot be combined with --sessions or --websocket".into());
         }
+        let http2 = transport::check_http(&self)?;
         if self.no_keepalive {
             // Open loop would connect ahead of the due time and hide the connect; pipelining and
             // WebSocket need a kept connection by definition.
@@ -259,14 +247,16 @@ impl Args {
             None => cpus,
         }
         .min(connections);
-        let url = parse_url(&self.url, self.websocket)?;
+        let url = url::parse(&self.url, self.websocket)?;
+        let tls = transport::tls(&self, &url, http2)?;
         let addr = (url.host.trim_matches(['[', ']']), url.port)
             .to_socket_addrs()
             .map_err(|e| format!("URL {:?}: cannot resolve {:?}: {e}", self.url, url.host))?
             .next()
             .ok_or_else(|| format!("URL {:?}: {:?} resolves to no address", self.url, url.host))?;
-        let host = if url.port == 80 { url.host.clone() } else { format!("{}:{}", url.host, url.port) };
-        let mut headers = header_lines(&self.headers)?;
+        let default_port = if url.secure { 443 } else { 80 };
+        let host = if url.port == default_port { url.host.clone() } else { format!("{}:{}", url.host, url.port) };
+        let mut headers = url::header_lines(&self.headers)?;
         if self.no_keepalive {
             headers.extend_from_slice(b"Connection: close\r\n");
         }
@@ -308,7 +298,7 @@ impl Args {
             rate: self.rate,
             burst: self.burst,
             step: self.step,
-            pipeline: self.pipeline,
+            pipeline: if http2 { self.streams } else { self.pipeline },
             keepalive: !self.no_keepalive,
             sessions: self.sessions,
             expect_status: self.expect_status,
@@ -320,6 +310,9 @@ impl Args {
             websocket,
             json: self.json,
             io: self.io,
+            tls,
+            http2,
+            streams: self.streams,
         })
     }
 }

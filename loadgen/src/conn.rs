@@ -6,7 +6,9 @@ use std::io::{self, Read, Write};
 use std::time::Instant;
 
 use mio::net::TcpStream;
+use rustls::ClientConnection;
 
+use crate::h2;
 use crate::visitor::Visitor;
 
 /// Bytes of pongs we may queue for a server that pings but does not read.
@@ -17,6 +19,8 @@ pub enum State {
     /// No socket; queued for (re)connection or waiting out a back-off.
     Closed,
     Connecting,
+    /// TLS: the handshake is under way.
+    Tls,
     /// WebSocket: upgrade request sent, 101 not yet seen.
     Handshake,
     Open,
@@ -28,6 +32,8 @@ pub struct InFlight {
     /// request, when its connection was wanted (so the connect is part of its latency).
     pub intended: Instant,
     pub sent: Instant,
+    /// HTTP/2: the stream that carries it (0 over HTTP/1.1, where answers come in order).
+    pub stream: u32,
 }
 
 /// What one read from the socket gave.
@@ -59,6 +65,11 @@ pub struct Conn {
     pub pending: Vec<u8>,
     /// Bytes not yet accepted by the socket.
     pub out: Vec<u8>,
+    /// With TLS: the session, and bytes to send that are not encrypted yet.
+    pub tls: Option<Box<ClientConnection>>,
+    pub plain: Vec<u8>,
+    /// With HTTP/2: the connection's streams and header compression.
+    pub h2: Option<Box<h2::Client>>,
     pub in_flight: VecDeque<InFlight>,
     pub visitor: Visitor,
     /// WebSocket: the masked message frame, the mask, and a message being reassembled from fragments.
@@ -82,12 +93,44 @@ impl Conn {
             unread: false,
             pending: Vec::new(),
             out: Vec::new(),
+            tls: None,
+            plain: Vec::new(),
+            h2: None,
             in_flight: VecDeque::new(),
             visitor,
             frame,
             mask,
             message: Vec::new(),
         }
+    }
+
+    /// Where the protocol above the socket writes: the TLS session's plaintext, or the socket's bytes.
+    pub fn outgoing(&mut self) -> &mut Vec<u8> {
+        self.writers().2
+    }
+
+    /// What writes requests (the visitor, and HTTP/2's framing) beside where it writes, borrowed apart.
+    pub fn writers(&mut self) -> (&mut Visitor, Option<&mut h2::Client>, &mut Vec<u8>) {
+        let out = if self.tls.is_some() { &mut self.plain } else { &mut self.out };
+        (&mut self.visitor, self.h2.as_deref_mut(), out)
+    }
+
+    /// Anything waits to be sent: bytes, plaintext to encrypt, or records the TLS session made.
+    pub fn has_output(&self) -> bool {
+        !self.out.is_empty() || !self.plain.is_empty() || self.tls.as_ref().is_some_and(|t| t.wants_write())
+    }
+
+    /// Encrypts what waits in `plain`, and moves every record the session made into `out`.
+    pub fn seal(&mut self) -> io::Result<()> {
+        let Some(tls) = self.tls.as_mut() else { return Ok(()) };
+        if !self.plain.is_empty() {
+            tls.writer().write_all(&self.plain)?;
+            self.plain.clear();
+        }
+        while tls.wants_write() {
+            tls.write_tls(&mut self.out)?;
+        }
+        Ok(())
     }
 
     /// Writes what is buffered until done or the socket is full; an error if the connection failed.

@@ -4,6 +4,7 @@ pub mod check;
 pub mod cli;
 pub mod conn;
 pub mod connect;
+pub mod h2;
 pub mod http;
 pub mod io;
 pub mod output;
@@ -11,7 +12,10 @@ pub mod request;
 pub mod schedule;
 pub mod stats;
 pub mod sys;
+pub mod tls;
 pub mod timer;
+pub mod transport;
+pub mod url;
 pub mod visitor;
 pub mod warmup;
 pub mod worker;
@@ -66,6 +70,9 @@ pub fn run(config: Config) -> Result<Report, String> {
         stats.merge(handle.join().map_err(|_| "a load thread panicked".to_string())?);
     }
     let cpu = sys::cpu_seconds() - cpu_before;
+    if let Some(reason) = window.failure() {
+        return Err(reason);
+    }
     let connect_s = window.connect_time().unwrap_or_default().as_secs_f64();
     let phase = (first > 0).then(|| {
         let (deadline, stage) = (config.connect_deadline.as_secs_f64(), config.connect_concurrency);

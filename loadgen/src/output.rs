@@ -10,6 +10,7 @@ use crate::cli::Config;
 use crate::connect::Phase;
 use crate::io::IoPath;
 use crate::stats::{self, Stats, ERROR_KINDS};
+use crate::tls::Negotiated;
 
 /// Below this share of the target rate an open-loop run is flagged as not having kept up.
 const RATE_FLOOR: f64 = 0.99;
@@ -61,6 +62,14 @@ pub struct Burst {
     pub step_s: f64,
 }
 
+/// How the requests travelled: the HTTP version, streams per connection, and what TLS negotiated.
+#[derive(Debug, Clone, Serialize)]
+pub struct Transport {
+    pub http: &'static str,
+    pub streams: usize,
+    pub tls: Option<Negotiated>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub version: &'static str,
@@ -109,6 +118,7 @@ pub struct Report {
     /// The I/O path the run used, and why `--io auto` fell back to epoll if it did.
     pub io: &'static str,
     pub io_fallback: Option<String>,
+    pub transport: Transport,
 }
 
 impl Report {
@@ -177,6 +187,11 @@ impl Report {
             client_peak_rss_kib: crate::sys::peak_rss_kib(),
             io: IoPath::Epoll.name(),
             io_fallback: None,
+            transport: Transport {
+                http: if config.http2 { "2" } else { "1.1" },
+                streams: if config.http2 { config.streams } else { 1 },
+                tls: config.tls.as_ref().map(|_| Negotiated::of(&stats.handshakes)),
+            },
         }
     }
 
@@ -253,6 +268,7 @@ impl Report {
         if !statuses.is_empty() {
             let _ = writeln!(out, "  status: {}", statuses.join(", "));
         }
+        let _ = writeln!(out, "  transport: {}", self.transport.describe());
         let _ = writeln!(out, "  client CPU {:.2}s, peak RSS {:.1} MB", self.client_cpu_s, self.client_peak_rss_kib as f64 / 1024.0);
         match &self.io_fallback {
             Some(why) => {
@@ -263,5 +279,32 @@ impl Report {
             }
         }
         out
+    }
+}
+
+impl Transport {
+    fn describe(&self) -> String {
+        let mut text = format!("HTTP/{}", self.http);
+        if self.http == "2" {
+            let _ = write!(text, ", {} streams per connection", self.streams);
+        }
+        match &self.tls {
+            None => text.push_str(", cleartext"),
+            Some(tls) => {
+                let _ = write!(
+                    text,
+                    ", {} {} ALPN {}, {} handshakes ({} resumed)",
+                    tls.version.as_deref().unwrap_or("TLS"),
+                    tls.cipher.as_deref().unwrap_or("-"),
+                    tls.alpn.as_deref().unwrap_or("none"),
+                    tls.handshakes,
+                    tls.resumed
+                );
+                if let Some(ms) = &tls.handshake_ms {
+                    let _ = write!(text, ", handshake p50 {:.2}ms p99 {:.2}ms", ms.p50, ms.p99);
+                }
+            }
+        }
+        text
     }
 }

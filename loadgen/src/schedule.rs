@@ -2,6 +2,7 @@
 //! and the steps of a burst. Pure timing, testable without sockets.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// How far ahead the start of the load (after the last connection opened) and of the window are put, so
@@ -36,6 +37,9 @@ pub struct Window {
     warm_end_ns: AtomicU64,
     /// Valid answers during the warm-up, all threads together.
     warm_answers: AtomicU64,
+    /// Why the run cannot go on (the server does not speak what was asked for): every thread stops.
+    failure: Mutex<Option<String>>,
+    failed: AtomicBool,
 }
 
 fn nanos_plus_one(d: Duration) -> u64 {
@@ -56,7 +60,24 @@ impl Window {
             until_steady: false,
             warm_end_ns: AtomicU64::new(0),
             warm_answers: AtomicU64::new(0),
+            failure: Mutex::new(None),
+            failed: AtomicBool::new(false),
         }
+    }
+
+    /// Stops the run with this reason (the first one given is kept).
+    pub fn fail(&self, reason: String) {
+        let mut failure = self.failure.lock().unwrap_or_else(|e| e.into_inner());
+        failure.get_or_insert(reason);
+        self.failed.store(true, Ordering::Release);
+    }
+
+    pub fn failed(&self) -> bool {
+        self.failed.load(Ordering::Acquire)
+    }
+
+    pub fn failure(&self) -> Option<String> {
+        self.failure.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// The warm-up lasts until `end_warmup` is called, `warmup` being only its cap.

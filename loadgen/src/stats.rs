@@ -4,6 +4,7 @@
 use hdrhistogram::Histogram;
 
 use crate::connect;
+use crate::tls;
 
 pub const LOWEST_US: u64 = 1;
 pub const HIGHEST_US: u64 = 60_000_000;
@@ -57,6 +58,8 @@ pub struct Stats {
     pub timeline: Vec<Second>,
     /// The connect phase, apart from everything above (which is the measured window's).
     pub connect: connect::Counts,
+    /// TLS handshakes of the whole run (connect phase and window), also apart.
+    pub handshakes: tls::Handshakes,
     current: Histogram<u64>,
     /// Index in `timeline` the `current` histogram belongs to.
     current_second: usize,
@@ -86,6 +89,7 @@ impl Stats {
             status_counts: vec![0; 1000],
             timeline: Vec::new(),
             connect: connect::Counts::default(),
+            handshakes: tls::Handshakes::default(),
             current: histogram(),
             current_second: 0,
         }
@@ -161,6 +165,7 @@ impl Stats {
         self.unfinished += other.unfinished;
         self.bytes_read += other.bytes_read;
         self.connect.merge(&other.connect);
+        self.handshakes.merge(&other.handshakes);
         for (mine, theirs) in self.errors.iter_mut().zip(other.errors) {
             *mine += theirs;
         }

@@ -83,8 +83,8 @@ impl Worker {
                 match self.conns[idx].state {
                     State::Closed => {}
                     State::Connecting => self.on_connect(idx, event.is_error() || event.is_write_closed(), now),
-                    State::Handshake | State::Open => {
-                        if event.is_writable() && !self.conns[idx].out.is_empty() && !self.flush(idx, now) {
+                    State::Tls | State::Handshake | State::Open => {
+                        if event.is_writable() && self.conns[idx].has_output() && !self.flush(idx, now) {
                             continue;
                         }
                         let closing = event.is_read_closed() || event.is_error();
@@ -131,7 +131,7 @@ impl Worker {
             }
         }
         self.epoll().scratch = scratch;
-        if self.conns[idx].stream.is_some() && !self.conns[idx].out.is_empty() {
+        if self.conns[idx].stream.is_some() && self.conns[idx].has_output() {
             self.flush(idx, now);
         }
     }

@@ -9,7 +9,9 @@ mod epoll;
 mod opening;
 mod receive;
 mod record;
+mod secure;
 mod steps;
+mod streams;
 mod uring;
 
 use std::collections::VecDeque;
@@ -67,6 +69,10 @@ pub struct Worker {
     pacing: Option<Pacing>,
     /// A refused cookie was reported already (once per thread is enough to name the problem).
     warned: bool,
+    /// Scratch: a request as HTTP/1.1 before HTTP/2 frames it, plaintext TLS gave, answers of HTTP/2 streams.
+    request: Vec<u8>,
+    plain_in: Vec<u8>,
+    events: Vec<crate::h2::Event>,
 }
 
 impl Worker {
@@ -119,6 +125,9 @@ impl Worker {
             measuring: false,
             idle: VecDeque::new(),
             warned: false,
+            request: Vec::new(),
+            plain_in: Vec::new(),
+            events: Vec::new(),
             config,
             window,
             index,
@@ -140,8 +149,8 @@ impl Worker {
     /// when the loop must wake at the latest.
     fn turn(&mut self, now: Instant, next_scan: &mut Instant) -> Option<Instant> {
         let deadline = self.follow_phase(now);
-        if self.window.short() {
-            return None; // too few connections opened: no load
+        if self.window.short() || self.window.failed() {
+            return None; // too few connections opened, or the server does not speak what was asked: no load
         }
         self.follow_window(now);
         if let Some(end) = self.end.filter(|&end| now >= end) {
@@ -191,13 +200,26 @@ impl Worker {
         }
         // A connection per request: the request began when its slot asked for the connection.
         let intended = if self.config.keepalive { now } else { self.conns[idx].wanted };
-        let room = self.config.pipeline.saturating_sub(self.conns[idx].in_flight.len());
+        let room = self.room(idx);
         if room > 0 {
             for _ in 0..room {
-                self.queue_request(idx, intended, now);
+                if !self.queue_request(idx, intended, now) {
+                    return;
+                }
             }
             self.flush(idx, now);
         }
+    }
+
+    /// Requests the connection can take now: its pipeline or streams, as many as the server allows.
+    fn room(&self, idx: usize) -> usize {
+        let conn = &self.conns[idx];
+        let most = match conn.h2.as_deref() {
+            Some(h2) if h2.going_away => 0,
+            Some(h2) => self.config.pipeline.min(h2.max_streams as usize),
+            None => self.config.pipeline,
+        };
+        most.saturating_sub(conn.in_flight.len())
     }
 
     /// Open loop: every request whose time has come goes to the next idle connection.
@@ -209,31 +231,54 @@ impl Worker {
             self.idle.pop_front();
             let conn = &mut self.conns[idx];
             conn.idle_queued = false;
-            if conn.state != State::Open || conn.in_flight.len() >= self.config.pipeline {
+            if conn.state != State::Open || self.room(idx) == 0 {
                 continue;
             }
-            let intended = pacing.take();
-            self.queue_request(idx, intended, now);
-            if self.flush(idx, now) && self.conns[idx].in_flight.len() < self.config.pipeline {
+            let Some(intended) = self.pacing.as_mut().map(Pacing::take) else { break };
+            if !self.queue_request(idx, intended, now) {
+                continue;
+            }
+            if self.flush(idx, now) && self.room(idx) > 0 {
                 self.conns[idx].idle_queued = true;
                 self.idle.push_back(idx);
             }
         }
     }
 
-    fn queue_request(&mut self, idx: usize, intended: Instant, now: Instant) {
+    /// Queues one request; false if the connection was closed instead.
+    fn queue_request(&mut self, idx: usize, intended: Instant, now: Instant) -> bool {
         let conn = &mut self.conns[idx];
+        let mut stream = 0;
         if self.config.websocket.is_some() {
-            conn.out.extend_from_slice(&conn.frame);
+            let frame = std::mem::take(&mut conn.frame);
+            conn.outgoing().extend_from_slice(&frame);
+            conn.frame = frame;
+        } else if let (visitor, Some(h2), out) = conn.writers() {
+            self.request.clear();
+            visitor.write_request(&self.config.template, &mut self.request, &mut self.rng);
+            match h2.request(&self.request, out) {
+                Ok(id) => stream = id,
+                Err(why) => {
+                    self.window.fail(format!("cannot send a request over HTTP/2: {why}"));
+                    self.close(idx, None, now);
+                    return false;
+                }
+            }
         } else {
-            conn.visitor.write_request(&self.config.template, &mut conn.out, &mut self.rng);
+            let (visitor, _, out) = conn.writers();
+            visitor.write_request(&self.config.template, out, &mut self.rng);
         }
-        conn.in_flight.push_back(InFlight { intended, sent: now });
+        self.conns[idx].in_flight.push_back(InFlight { intended, sent: now, stream });
+        true
     }
 
-    /// Writes what is buffered; false if the connection failed.
+    /// Writes what is buffered (encrypted first with TLS); false if the connection failed.
     pub(super) fn flush(&mut self, idx: usize, now: Instant) -> bool {
         let conn = &mut self.conns[idx];
+        if conn.seal().is_err() {
+            self.close(idx, Some(ErrorKind::Write), now);
+            return false;
+        }
         let sent = match &mut self.io {
             Io::Epoll(_) => conn.flush(),
             Io::Uring(uring) => uring.send(idx, conn),
@@ -253,7 +298,7 @@ impl Worker {
             let (state, since, retry_at) = (conn.state, conn.since, conn.retry_at);
             let overdue = conn.in_flight.front().is_some_and(|r| now.saturating_duration_since(r.sent) > timeout);
             match state {
-                State::Connecting | State::Handshake if now.saturating_duration_since(since) > timeout => {
+                State::Connecting | State::Tls | State::Handshake if now.saturating_duration_since(since) > timeout => {
                     self.close(idx, Some(ErrorKind::Timeout), now);
                 }
                 State::Open if overdue => {

@@ -13,6 +13,7 @@ use mio::net::TcpStream;
 use super::{Io, Worker};
 use crate::conn::State;
 use crate::connect::Cause;
+use crate::h2;
 use crate::stats::ErrorKind;
 
 impl Worker {
@@ -128,15 +129,35 @@ impl Worker {
                 return;
             }
         }
+        if self.config.tls.is_some() {
+            self.start_tls(idx, now);
+        } else {
+            self.established(idx, now);
+        }
+    }
+
+    /// The connection is up (TCP, and TLS if asked for): HTTP/2 sends its preface, WebSocket its upgrade.
+    pub(super) fn established(&mut self, idx: usize, now: Instant) -> bool {
+        let conn = &mut self.conns[idx];
+        if self.config.http2 {
+            let client = h2::Client::new(conn.tls.is_some(), self.config.validates_body(), conn.outgoing());
+            conn.h2 = Some(Box::new(client));
+            if !self.flush(idx, now) {
+                return false;
+            }
+        }
         let conn = &mut self.conns[idx];
         match &self.config.websocket {
             Some((handshake, _)) => {
                 conn.state = State::Handshake;
                 conn.since = now;
-                conn.out.extend_from_slice(handshake);
-                self.flush(idx, now);
+                conn.outgoing().extend_from_slice(handshake);
+                self.flush(idx, now)
             }
-            None => self.opened(idx, now),
+            None => {
+                self.opened(idx, now);
+                true
+            }
         }
     }
 
@@ -173,7 +194,7 @@ impl Worker {
     /// in the connect phase the loss of an open one is the phase's too.
     pub(super) fn close(&mut self, idx: usize, error: Option<ErrorKind>, now: Instant) {
         let state = self.conns[idx].state;
-        let opening = matches!(state, State::Connecting | State::Handshake);
+        let opening = matches!(state, State::Connecting | State::Tls | State::Handshake);
         if opening || (!self.phase_over && state == State::Open) {
             self.count_open_failure(if error == Some(ErrorKind::Timeout) { Cause::TimedOut } else { Cause::Failed }, now);
         } else if let Some(kind) = error {
@@ -202,7 +223,7 @@ impl Worker {
 
     pub(super) fn drop_socket(&mut self, idx: usize) {
         let conn = &mut self.conns[idx];
-        if matches!(conn.state, State::Connecting | State::Handshake) {
+        if matches!(conn.state, State::Connecting | State::Tls | State::Handshake) {
             self.opening -= 1;
         }
         if let Some(mut stream) = conn.stream.take() {
@@ -215,6 +236,9 @@ impl Worker {
         conn.unread = false;
         conn.pending.clear();
         conn.out.clear();
+        conn.tls = None;
+        conn.plain.clear();
+        conn.h2 = None;
         conn.in_flight.clear();
         conn.message.clear();
     }

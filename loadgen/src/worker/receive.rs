@@ -1,12 +1,12 @@
 //! Bytes read become answers: HTTP responses (and the WebSocket upgrade) or WebSocket frames, each
 //! checked and recorded, whichever path read them.
 
-use std::sync::Arc;
 use std::time::Instant;
 
 use super::Worker;
 use crate::check;
-use crate::conn::{State, MAX_OUT};
+use crate::cli::Config;
+use crate::conn::{Conn, State, MAX_OUT};
 use crate::http::{self, Response};
 use crate::stats::ErrorKind;
 use crate::ws;
@@ -18,11 +18,27 @@ impl Worker {
         if self.recording(now) {
             self.stats.bytes_read += data.len() as u64;
         }
+        if self.conns[idx].tls.is_some() {
+            return self.decrypt(idx, data, now);
+        }
+        self.on_plaintext(idx, data, now)
+    }
+
+    /// Bytes of the protocol above TLS (or straight from the socket).
+    pub(super) fn on_plaintext(&mut self, idx: usize, data: &[u8], now: Instant) -> bool {
+        if self.conns[idx].h2.is_some() {
+            return self.on_streams(idx, data, now);
+        }
         self.on_data(idx, data, now)
     }
 
     /// The server closed its side: what is pending is all there will be.
     pub(super) fn ended(&mut self, idx: usize, now: Instant) {
+        if self.conns[idx].h2.is_some() {
+            let kind = if self.conns[idx].in_flight.is_empty() { None } else { Some(ErrorKind::Read) };
+            self.close(idx, kind, now);
+            return;
+        }
         let pending = std::mem::take(&mut self.conns[idx].pending);
         self.consume(idx, &pending, true, now);
     }
@@ -70,7 +86,7 @@ impl Worker {
             let used = match self.conns[idx].state {
                 State::Open if self.config.websocket.is_some() => self.on_frame(idx, rest, eof, now),
                 State::Handshake | State::Open => self.on_response(idx, rest, eof, now),
-                State::Closed | State::Connecting => return None,
+                State::Closed | State::Connecting | State::Tls => return None,
             };
             match used {
                 Some(0) if eof => {
@@ -128,34 +144,26 @@ impl Worker {
             self.close(idx, Some(ErrorKind::Parse), now);
             return false;
         };
-        let config = Arc::clone(&self.config);
-        let conn = &mut self.conns[idx];
-        conn.answered = true;
-        conn.failures = 0;
-        let mut refused = None;
-        if config.sessions {
-            let mut changed = false;
-            for &(start, end) in &response.set_cookies {
-                match conn.visitor.set_cookie(&input[start..end]) {
-                    Ok(c) => changed |= c,
-                    Err(full) => refused = Some(full.0),
-                }
-            }
-            if changed {
-                conn.visitor.cookies_changed(&config.template, &mut self.rng);
-            }
-        }
+        let cookies = response.set_cookies.iter().map(|&(start, end)| &input[start..end]);
         let body = response.body(input, &self.decoded);
-        let mut outcome = check::response(&config, response.status, body, &mut conn.visitor.count);
-        if let Some(message) = refused {
-            // An answer whose cookies the visitor cannot keep breaks the session: it is not a valid one.
-            if !std::mem::replace(&mut self.warned, true) {
-                eprintln!("shootout-load: a response's Set-Cookie was refused: {message}");
-            }
-            outcome = Err(ErrorKind::Validation);
-        }
+        let outcome = verdict(&self.config, &mut self.conns[idx], &mut self.rng, response.status, body, cookies);
+        let outcome = self.refusal_reported(outcome);
         self.record_answer(request, response.status, outcome, now);
         true
+    }
+
+    /// An answer whose cookies the visitor cannot keep breaks the session: it is not a valid one. The
+    /// first refusal of the thread is printed, to name the problem.
+    pub(super) fn refusal_reported(&mut self, outcome: Verdict) -> Result<(), ErrorKind> {
+        match outcome {
+            Verdict::Checked(outcome) => outcome,
+            Verdict::CookieRefused(message) => {
+                if !std::mem::replace(&mut self.warned, true) {
+                    eprintln!("shootout-load: a response's Set-Cookie was refused: {message}");
+                }
+                Err(ErrorKind::Validation)
+            }
+        }
     }
 
     /// One WebSocket frame: echoes complete a round trip, pings are answered, close ends the connection.
@@ -211,5 +219,41 @@ impl Worker {
             }
         }
         Some(frame.consumed)
+    }
+}
+
+pub(super) enum Verdict {
+    Checked(Result<(), ErrorKind>),
+    CookieRefused(String),
+}
+
+/// One answer, whatever carried it: the visitor keeps its cookies, then the status and body are checked.
+pub(super) fn verdict<'a>(
+    config: &Config,
+    conn: &mut Conn,
+    rng: &mut fastrand::Rng,
+    status: u16,
+    body: &[u8],
+    cookies: impl Iterator<Item = &'a [u8]>,
+) -> Verdict {
+    conn.answered = true;
+    conn.failures = 0;
+    let mut refused = None;
+    if config.sessions {
+        let mut changed = false;
+        for cookie in cookies {
+            match conn.visitor.set_cookie(cookie) {
+                Ok(c) => changed |= c,
+                Err(full) => refused = Some(full.0),
+            }
+        }
+        if changed {
+            conn.visitor.cookies_changed(&config.template, rng);
+        }
+    }
+    let outcome = check::response(config, status, body, &mut conn.visitor.count);
+    match refused {
+        Some(message) => Verdict::CookieRefused(message),
+        None => Verdict::Checked(outcome),
     }
 }

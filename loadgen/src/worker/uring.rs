@@ -315,13 +315,13 @@ impl Worker {
             return;
         }
         slot.buffer.clear();
-        if !self.conns[idx].out.is_empty() {
+        if self.conns[idx].has_output() {
             self.flush(idx, now);
         }
     }
 
     fn on_received(&mut self, idx: usize, generation: u32, result: i32, buffer: Option<u16>, more: bool, now: Instant) {
-        let rearm = !more && matches!(self.conns[idx].state, State::Handshake | State::Open);
+        let rearm = !more && matches!(self.conns[idx].state, State::Tls | State::Handshake | State::Open);
         let uring = self.uring();
         uring.slots[idx].receiving = more;
         if result <= 0 {
@@ -347,7 +347,7 @@ impl Worker {
             if rearm {
                 uring.rearm.push((idx, generation));
             }
-            if !self.conns[idx].out.is_empty() {
+            if self.conns[idx].has_output() {
                 self.flush(idx, now);
             }
         }

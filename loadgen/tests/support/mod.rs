@@ -12,6 +12,8 @@ use clap::Parser;
 use shootout_load::cli::Args;
 use shootout_load::output::Report;
 
+pub mod secure;
+
 pub struct Server {
     pub port: u16,
     /// Connections accepted so far.

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# shootout-load against h2load (nghttp2) over HTTP/2 and TLS, on the same nginx: requests per client
+# CPU-second of each, PAIRS interleaved rounds per case, then the median ratio shootout-load / h2load per
+# case. Cases: h2c with prior knowledge, h2 over TLS (1 and 10 streams per connection), HTTP/1.1 over TLS,
+# and HTTP/1.1 over TLS with a new connection (a full handshake) per request.
+#
+# nginx (Debian's, one worker) is pinned to SERVER_CPU and the tools to CLIENT_CPU, so the client's cost per
+# request is what is compared; both tools get the same connections, streams and duration, and both verify
+# nothing but the status (shootout-load also checks the body, which costs it a little). h2load does not check
+# the certificate, shootout-load does. Usage: bench/loadgen-vs-h2load.sh  (settings below via environment)
+set -euo pipefail
+
+PAIRS=${PAIRS:-3}
+DURATION=${DURATION:-5}
+CONNECTIONS=${CONNECTIONS:-64}
+SERVER_CPU=${SERVER_CPU:-0}
+CLIENT_CPU=${CLIENT_CPU:-1}
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+cleanup() {
+  if [[ -f "$work/nginx.pid" ]]; then kill "$(cat "$work/nginx.pid")" 2>/dev/null || true; sleep 0.2; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+missing=()
+command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || missing+=(nginx)
+command -v h2load >/dev/null || missing+=(nghttp2-client)
+[[ -x /usr/bin/time ]] || missing+=(time)
+if (( ${#missing[@]} )) && [[ $(id -u) == 0 ]]; then
+  apt-get install -y -qq "${missing[@]}" >/dev/null || echo "(apt-get install ${missing[*]} failed)" >&2
+fi
+nginx=$(command -v nginx || echo /usr/sbin/nginx)
+command -v h2load >/dev/null || { echo "h2load is not installed (apt-get install nghttp2-client)" >&2; exit 1; }
+(cd "$root" && cargo build --release --quiet -p shootout-load)
+load="$root/target/release/shootout-load"
+
+# A throwaway CA and a certificate for 127.0.0.1, made for this run and removed with it.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=bench-ca \
+  -keyout "$work/ca.key" -out "$work/ca.pem" 2>/dev/null
+openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=127.0.0.1 \
+  -keyout "$work/server.key" -out "$work/server.csr" 2>/dev/null
+printf 'subjectAltName=IP:127.0.0.1\n' > "$work/ext"
+openssl x509 -req -in "$work/server.csr" -CA "$work/ca.pem" -CAkey "$work/ca.key" -CAcreateserial -days 1 \
+  -extfile "$work/ext" -out "$work/server.pem" 2>/dev/null
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+tls_port=$(free_port)
+h2c_port=$(free_port)
+cat > "$work/nginx.conf" <<CONF
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  keepalive_requests 1000000;
+  http2_max_concurrent_streams 128;
+  server {
+    listen 127.0.0.1:$tls_port ssl;
+    listen 127.0.0.1:$h2c_port;
+    http2 on;
+    ssl_certificate $work/server.pem;
+    ssl_certificate_key $work/server.key;
+    ssl_session_tickets off;
+    location / { default_type text/plain; return 200 "Hello, World!"; }
+  }
+}
+CONF
+taskset -c "$SERVER_CPU" "$nginx" -c "$work/nginx.conf" -p "$work"
+sleep 0.5
+
+# case -> "url shootout-load-flags | h2load-flags"
+declare -A cases=(
+  ["h2c"]="http://127.0.0.1:$h2c_port/|--http 2|"
+  ["h2+tls"]="https://127.0.0.1:$tls_port/|--http 2|"
+  ["h2+tls 10 streams"]="https://127.0.0.1:$tls_port/|--http 2 --streams 10|-m 10"
+  ["h1+tls"]="https://127.0.0.1:$tls_port/|--http 1.1|--h1"
+  ["h1+tls conn-per-request"]="https://127.0.0.1:$tls_port/|--http 1.1 --no-keepalive|--h1 -H Connection:close"
+)
+order=("h2c" "h2+tls" "h2+tls 10 streams" "h1+tls" "h1+tls conn-per-request")
+
+# measure TOOL CASE: "requests cpu_s" of one run pinned to CLIENT_CPU (CPU from the kernel's accounting).
+measure() {
+  local tool=$1 spec=${cases[$2]}
+  local url=${spec%%|*} rest=${spec#*|}
+  local ours=${rest%%|*} theirs=${rest#*|}
+  if [[ $tool == shootout-load ]]; then
+    argv=("$load" --json -t 1 -c "$CONNECTIONS" -d "${DURATION}s" --expect-body "Hello, World!" $ours)
+    [[ $url == https* ]] && argv+=(--tls --ca "$work/ca.pem")
+    argv+=("$url")
+  else
+    argv=(h2load -t 1 -c "$CONNECTIONS" -D "$DURATION" $theirs "$url")
+    # h2load -m 1 is its default; with a new connection per request it needs the request count per client.
+    [[ $2 == *conn-per-request* ]] && argv=(h2load -t 1 -c "$CONNECTIONS" -D "$DURATION" --h1 -H "Connection: close" "$url")
+  fi
+  /usr/bin/time -o "$work/time" -f "%U %S" taskset -c "$CLIENT_CPU" "${argv[@]}" > "$work/out" 2> "$work/err" || {
+    echo "$tool ($2) failed: $(tail -c 400 "$work/err")" >&2; return 1; }
+  python3 - "$tool" "$work/out" "$work/time" <<'PY'
+import json, re, sys
+tool, out, timing = sys.argv[1:]
+text = open(out).read()
+if tool == "shootout-load":
+    data = json.loads(text)
+    requests, errors = data["requests"], sum(data["errors"].values())
+else:
+    counts = re.search(r"requests: \d+ total, \d+ started, \d+ done, (\d+) succeeded, (\d+) failed, (\d+) errored", text)
+    if not counts:
+        sys.exit(f"h2load printed no request count: {text[-400:]}")
+    requests, errors = int(counts.group(1)), int(counts.group(2)) + int(counts.group(3))
+if errors:
+    print(f"{tool}: {errors} errors", file=sys.stderr)
+user, system = open(timing).read().split()[-2:]
+print(requests, round(float(user) + float(system), 3))
+PY
+}
+
+echo "server: nginx (1 worker) on CPU $SERVER_CPU; tools on CPU $CLIENT_CPU, 1 thread, $CONNECTIONS connections," \
+     "${DURATION}s per run, $PAIRS rounds"
+printf '%-26s %-6s %-14s %10s %8s %12s\n' case round tool "req/s" "CPU s" "req/CPU-s"
+summary=()
+for name in "${order[@]}"; do
+  ratios=()
+  for round in $(seq 1 "$PAIRS"); do
+    tools=(shootout-load h2load)
+    (( round % 2 == 0 )) && tools=(h2load shootout-load)  # alternate who goes first
+    declare -A per_cpu=()
+    for tool in "${tools[@]}"; do
+      read -r requests cpu < <(measure "$tool" "$name")
+      per_cpu[$tool]=$(python3 -c "print(round($requests / max($cpu, 1e-9)))")
+      printf '%-26s %-6s %-14s %10s %8s %12s\n' "$name" "$round" "$tool" \
+        "$(python3 -c "print(round($requests / $DURATION))")" "$cpu" "${per_cpu[$tool]}"
+    done
+    ratios+=("$(python3 -c "print(${per_cpu[shootout-load]} / max(${per_cpu[h2load]}, 1))")")
+    unset per_cpu
+  done
+  summary+=("$(python3 -c "
+import statistics, sys
+r = [float(x) for x in sys.argv[2:]]
+print(f'{sys.argv[1]:26} median {statistics.median(r):.2f}  (rounds: {\", \".join(f\"{x:.2f}\" for x in r)})')
+" "$name" "${ratios[@]}")")
+done
+echo "shootout-load's requests per client CPU-second / h2load's (goal: at least 1.0):"
+printf '%s\n' "${summary[@]}"

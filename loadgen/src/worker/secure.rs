@@ -1,0 +1,106 @@
+//! TLS between the socket and the protocol: the handshake after the TCP connect (timed, counted, its
+//! ALPN checked), then every byte received decrypted before it is parsed. What is sent is encrypted in
+//! `Worker::flush`.
+
+use std::io::Read;
+use std::time::Instant;
+
+use super::Worker;
+use crate::conn::State;
+use crate::stats::ErrorKind;
+use crate::tls;
+
+impl Worker {
+    /// The TCP connection is up: the client's hello goes out.
+    pub(super) fn start_tls(&mut self, idx: usize, now: Instant) {
+        let Some(settings) = self.config.tls.as_ref() else { unreachable!("called with TLS only") };
+        match settings.connect() {
+            Ok(session) => {
+                let conn = &mut self.conns[idx];
+                conn.tls = Some(Box::new(session));
+                conn.state = State::Tls;
+                conn.since = now;
+                self.flush(idx, now);
+            }
+            Err(e) => {
+                eprintln!("shootout-load: cannot start a TLS session: {e}");
+                self.close(idx, Some(ErrorKind::Connect), now);
+            }
+        }
+    }
+
+    /// Received bytes of a TLS connection; false once it was closed.
+    pub(super) fn decrypt(&mut self, idx: usize, mut data: &[u8], now: Instant) -> bool {
+        let mut plain = std::mem::take(&mut self.plain_in);
+        let open = loop {
+            let Some(session) = self.conns[idx].tls.as_mut() else { break false };
+            if data.is_empty() {
+                break true;
+            }
+            if session.read_tls(&mut data).is_err() {
+                self.close(idx, Some(ErrorKind::Read), now);
+                break false;
+            }
+            let state = match session.process_new_packets() {
+                Ok(state) => state,
+                Err(e) => {
+                    self.tls_failed(idx, &e, now);
+                    break false;
+                }
+            };
+            let (closed, handshaking) = (state.peer_has_closed(), session.is_handshaking());
+            plain.resize(state.plaintext_bytes_to_read(), 0);
+            if session.reader().read_exact(&mut plain).is_err() {
+                self.close(idx, Some(ErrorKind::Read), now);
+                break false;
+            }
+            if self.conns[idx].state == State::Tls && !handshaking && !self.secured(idx, now) {
+                break false;
+            }
+            if !plain.is_empty() && !self.on_plaintext(idx, &plain, now) {
+                break false;
+            }
+            if closed {
+                self.ended(idx, now);
+                break false;
+            }
+        };
+        self.plain_in = plain;
+        open
+    }
+
+    /// The handshake is done: counted and timed, and the protocol ALPN chose is the one asked for, or the
+    /// run fails (a server that does not speak it cannot be measured with it).
+    fn secured(&mut self, idx: usize, now: Instant) -> bool {
+        let conn = &self.conns[idx];
+        let Some(session) = conn.tls.as_deref() else { return false };
+        let micros = u64::try_from(now.saturating_duration_since(conn.since).as_micros()).unwrap_or(u64::MAX);
+        self.stats.handshakes.done(session, micros);
+        let Some(settings) = self.config.tls.as_ref() else { return false };
+        let chosen = session.alpn_protocol();
+        // A server without ALPN speaks HTTP/1.1; one that cannot speak HTTP/2 must not be measured as if it did.
+        if chosen != Some(settings.alpn) && !(chosen.is_none() && settings.alpn == b"http/1.1") {
+            self.window.fail(format!(
+                "the server at {} did not select {} by ALPN (it selected {}): it does not serve {} over TLS",
+                self.config.addr,
+                tls::alpn_name(Some(settings.alpn)),
+                tls::alpn_name(chosen),
+                if self.config.http2 { "HTTP/2" } else { "HTTP/1.1" },
+            ));
+            self.close(idx, None, now);
+            return false;
+        }
+        self.established(idx, now)
+    }
+
+    /// A handshake that failed is a connection that failed to open (`close` counts it so while the state
+    /// is `Tls`); a broken session later is a read error.
+    fn tls_failed(&mut self, idx: usize, error: &rustls::Error, now: Instant) {
+        if let Some(why) = self.config.tls.as_ref().and_then(|s| tls::fatal(error, s, self.config.addr)) {
+            self.window.fail(why);
+        } else if !std::mem::replace(&mut self.warned, true) {
+            eprintln!("shootout-load: TLS with {} failed: {error}", self.config.addr);
+        }
+        self.close(idx, Some(ErrorKind::Read), now);
+    }
+}
