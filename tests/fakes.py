@@ -14,6 +14,7 @@ from webshootout.system.sampler import Usage
 from webshootout.server import Environment
 from webshootout.services.postgres import PostgresError
 from webshootout.workloads import Context
+from webshootout.workloads.probe import Link
 
 LATENCY = {"p50": 100.0, "p75": 120.0, "p90": 150.0, "p99": 300.0, "p99_9": 400.0, "p99_99": 500.0,
            "max": 600.0, "mean": 110.0, "stdev": 20.0}
@@ -54,7 +55,12 @@ class FakeSampler:
 class FakeServed:
     variant: object
     stack: FakeStack
+    ca: Path | None = None  # the run's CA when started with its certificate (it serves TLS)
     user = "webshootout"
+
+    @property
+    def tls(self) -> bool:
+        return self.ca is not None
 
     def alive(self) -> bool:
         return self.variant.id not in self.stack.dies
@@ -80,7 +86,7 @@ class FakeServed:
         return verifications
 
     def context(self, workload: str) -> Context:
-        return Context("127.0.0.1", 9, self.variant.path_of(workload), None, self.stack.assets)
+        return Context("127.0.0.1", 9, self.variant.path_of(workload), None, self.stack.assets, link=Link(ca=self.ca))
 
     def idle_sampler(self) -> FakeSampler:
         return FakeSampler(Usage(cpu_percent=0.5, rss_peak_mb=40.0, rss_mean_mb=35.0, samples=2))
@@ -125,9 +131,9 @@ class FakeStack:
     def serving(self, variant, env, *, install: bool, on_stop_fault):
         if variant.id in self.fails:
             raise Failed(Fault("start", "exited with code 3", "cannot start: bad config"))
-        self.events.append(("start", variant.id))
+        self.events.append(("start", variant.id) if env.tls is None else ("start", variant.id, "tls"))
         try:
-            yield FakeServed(variant, self)
+            yield FakeServed(variant, self, env.tls.ca if env.tls else None)
         finally:
             self.events.append(("stop", variant.id))
             if variant.id in self.leaks:

@@ -63,6 +63,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--keepalive", choices=("on", "off", "both"),
                    help="off: a new TCP connection for every request (its connect in the latency); both: each point twice")
     p.add_argument("--pipeline", type=int, metavar="N", help="requests in flight per connection (HTTP/1.1 pipelining)")
+    p.add_argument("--tls", action=argparse.BooleanOptionalAction,
+                   help="over TLS, servers given a certificate of the run's own CA (docs/method.md, Transport)")
+    p.add_argument("--http", choices=("1.1", "2"), help="HTTP version (2 without --tls: h2c with prior knowledge)")
+    p.add_argument("--streams", type=int, metavar="N", help="concurrent requests per HTTP/2 connection (default 1)")
     p.add_argument("--workers", type=int, metavar="N", help="WORKERS for every server (default: one per server CPU)")
     p.add_argument("--websocket-rate", type=float, metavar="R", help="WebSocket messages/s in total (default closed loop)")
     p.add_argument("--slo-p99-ms", type=float, metavar="MS",

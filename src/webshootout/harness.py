@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import http.client
 import secrets
 import shutil
 import tempfile
@@ -28,7 +27,9 @@ from .hosts.placement import Placement
 from .hosts.remote_group import RemoteGroup
 from .services.postgres import Postgres
 from .services.remote_postgres import RemotePostgres
-from .workloads import MODULES, NEEDS_DATABASE, Context, VerifyError
+from .config.profiles import Point
+from .workloads import MODULES, NEEDS_DATABASE, Context, verify_all
+from .workloads.probe import Link
 from .workloads.keepalive import KeepAlive
 from .workloads.keepalive import probe as probe_keepalive
 
@@ -88,6 +89,15 @@ def needs_database(variants: list[Variant]) -> bool:
 
 def workloads_of(variant: Variant, selected: tuple[str, ...] | None) -> list[str]:
     return [w for w, _ in variant.workloads if selected is None or w in selected]
+
+
+def unserved(variant: Variant, point: Point) -> str | None:
+    """Why the variant cannot be measured at the point's transport, or None: a stack is never measured over a
+    transport its manifest's [transport] table does not claim (nor over another one in its place)."""
+    if point.transport in variant.transport.serves:
+        return None
+    return (f"serves no {point.transport} (its framework.toml's [transport] table does not claim it), so "
+            f"{point.label} is not measured")
 
 
 @dataclass(frozen=True)
@@ -155,6 +165,11 @@ class Served:
         """Who the server runs as, in words."""
         return self.server.user
 
+    @property
+    def tls(self) -> bool:
+        """Whether it serves TLS (only TLS: it was started with the run's certificate)."""
+        return self.server.ca is not None
+
     def alive(self) -> bool:
         return self.server.running.alive()
 
@@ -183,7 +198,8 @@ class Served:
     def keepalive(self) -> KeepAlive:
         """How many TCP connections a few requests of the ready path took (measured once per server)."""
         if self._keepalive is None:
-            self._keepalive = probe_keepalive(self.server.host, self.server.port, self.variant.start.ready)
+            self._keepalive = probe_keepalive(self.server.host, self.server.port, self.variant.start.ready,
+                                              ca=self.server.ca)
         return self._keepalive
 
     def context(self, workload: str) -> Context:
@@ -250,9 +266,9 @@ def settle(srv: server.Server) -> str | None:
     One GET of the ready path waits its turn behind them, so the next check or trial starts on an idle
     server. Returns why it did not answer 200, or None.
     """
-    url = f"http://{srv.host}:{srv.port}{srv.variant.start.ready}"
+    url = srv.origin + srv.variant.start.ready
     try:
-        status, _ = httpget.get(url, SETTLE_TIMEOUT)
+        status, _ = httpget.get(url, SETTLE_TIMEOUT, ca=srv.ca)
     except httpget.GetError as exc:
         return f"after the load: {exc}"
     return None if status == 200 else f"after the load: GET {url} answered {status}"
@@ -271,9 +287,10 @@ def keepalive_mismatch(variant: Variant, kept: KeepAlive) -> str | None:
 
 
 def context(srv: server.Server, env: server.Environment, workload: str) -> Context:
+    """A workload's verification context; a server that serves TLS is reached over it (HTTP/1.1)."""
     fairness = srv.variant.fairness
     return Context(srv.host, srv.port, srv.variant.path_of(workload), env.postgres, env.assets,
-                   srv.variant.session_store, fairness.updates if fairness else None)
+                   srv.variant.session_store, fairness.updates if fairness else None, link=Link(ca=srv.ca))
 
 
 def verify(srv: server.Server, env: server.Environment, workloads: list[str]) -> dict[str, str | None]:
@@ -281,23 +298,4 @@ def verify(srv: server.Server, env: server.Environment, workloads: list[str]) ->
 
     Each check's Date must change over DATE_TICK: the checks run one after another, and only then do
     their second answers come, so one wait serves them all."""
-    contexts = {workload: context(srv, env, workload) for workload in workloads}
-    try:
-        reasons = {workload: _reason(workload, MODULES[workload].verify, ctx) for workload, ctx in contexts.items()}
-        for workload, ctx in contexts.items():
-            if reasons[workload] is None:
-                reasons[workload] = _reason(workload, Context.finish, ctx)
-    finally:
-        for ctx in contexts.values():
-            ctx.close()
-    return reasons
-
-
-def _reason(workload: str, step: Callable[[Context], None], ctx: Context) -> str | None:
-    try:
-        step(ctx)
-    except VerifyError as exc:
-        return str(exc)
-    except (OSError, http.client.HTTPException) as exc:
-        return f"{workload}: the request failed: {type(exc).__name__}: {exc}"
-    return None
+    return verify_all({workload: context(srv, env, workload) for workload in workloads})

@@ -5,7 +5,8 @@ import json
 from fakes import FakeDatabase, FakeDriver, FakeStack
 from integration.helpers import make_settings
 from schemas import assert_valid_lines
-from webshootout.commands import check, run
+from webshootout.commands import check, eta, run
+from webshootout.stacks import catalog
 from webshootout.config.profiles import Profile
 from webshootout.results.rundir import RunDir
 
@@ -183,3 +184,55 @@ def test_a_database_that_cannot_be_reset_is_a_fault_of_that_framework_only(root,
     (fault,) = [line for line in rundir.lines() if line["kind"] == "fault"]
     assert fault["framework"] == "starlette" and "lock timeout" in fault["reason"]
     assert [t["framework"] for t in _trials(rundir)] == ["flask", "flask"]
+
+
+def test_each_stack_serves_once_per_tls_mode_and_only_the_transports_it_claims(fixture_root, tmp_path):
+    profile = Profile(connections=(16,), tls_modes=(False, True), http_versions=("1.1", "2"), streams=4)
+    _, rundir, driver, stack = _run(fixture_root, tmp_path, frameworks=("fake", "faketls"), trials=1,
+                                    profile=profile)
+    assert_valid_lines(rundir.lines())
+    # Cleartext first, both stacks; then TLS, only the stack that serves it.
+    assert [e for e in stack.events if e[0] == "start"] == [("start", "fake"), ("start", "faketls"),
+                                                            ("start", "faketls", "tls")]
+    measured = {(t["framework"], t["workload"], t["point"]) for t in _trials(rundir)}
+    assert measured == {(f, w, p) for w in WORKLOADS for f, p in (
+        ("fake", "c=16"), ("faketls", "c=16"), ("faketls", "c=16 h2c streams=4"), ("faketls", "c=16 tls"),
+        ("faketls", "c=16 tls h2 streams=4"))}
+    by_point = {(s.target.path, s.transport, s.streams, s.tls_ca is not None) for s in driver.specs}
+    assert ("/plaintext", "h2+tls", 4, True) in by_point and ("/json", "h2c", 4, False) in by_point
+    ca = {s.tls_ca for s in driver.specs if s.tls_ca}
+    assert len(ca) == 1 and ca.pop().name == "ca.pem"
+    skipped = [(s["framework"], s["workload"], s.get("point")) for s in rundir.lines() if s["kind"] == "skipped"]
+    assert skipped == [("fake", w, "c=16 h2c streams=4") for w in WORKLOADS] + [("fake", None, None)]
+    assert {t["tls"] for t in _trials(rundir) if t["framework"] == "faketls" and "tls" in t["point"]} == {True}
+    # Reports name the transport of every point: cleartext HTTP/1.1 too, beside the others.
+    summary = json.loads((rundir.path / "summary.json").read_text())
+    (plaintext,) = [w for w in summary["workloads"] if w["workload"] == "plaintext"]
+    assert [(p["label"], p["transport"]) for p in plaintext["points"]] == [
+        ("c=16 h1", "h1"), ("c=16 h2c streams=4", "h2c"), ("c=16 tls", "h1+tls"), ("c=16 tls h2 streams=4", "h2+tls")]
+    assert "c=16 tls h2 streams=4" in (rundir.path / "report.html").read_text()
+    # The time left counts only what will be measured.
+    plan = eta.plan(make_settings(fixture_root, ("fake", "faketls"), workloads=WORKLOADS, profile=profile),
+                    catalog.discover(fixture_root), {})
+    assert sum(plan.values()) == len(measured) == 10
+
+
+def test_back_to_back_runs_group_servers_by_tls_mode_too(fixture_root, tmp_path):
+    profile = Profile(connections=(16,), tls_modes=(True,))
+    _, rundir, driver, stack = _run(fixture_root, tmp_path, frameworks=("fake", "faketls"), trials=2,
+                                    profile=profile, interleave=False)
+    assert [e for e in stack.events if e[0] == "start"] == [("start", "faketls", "tls")]
+    assert {t["point"] for t in _trials(rundir)} == {"c=16 tls"} and len(driver.specs) == 4
+    (skip,) = [s for s in rundir.lines() if s["kind"] == "skipped"]
+    assert skip["framework"] == "fake" and skip["reason"].startswith("serves none of h1+tls (its framework.toml's")
+    verified = [v for v in rundir.lines() if v["kind"] == "verification"]
+    assert verified and all(v["tls"] for v in verified)
+
+
+def test_a_stack_that_serves_none_of_a_parts_transports_is_not_started(fixture_root, tmp_path):
+    profile = Profile(connections=(8,), http_versions=("2",), streams=8)
+    _, rundir, driver, stack = _run(fixture_root, tmp_path, frameworks=("fake", "faketls"), trials=1,
+                                    profile=profile)
+    assert [e for e in stack.events if e[0] == "start"] == [("start", "faketls")]
+    assert {s.transport for s in driver.specs} == {"h2c"} and {s.streams for s in driver.specs} == {8}
+    assert [(s["framework"], s["workload"]) for s in rundir.lines() if s["kind"] == "skipped"] == [("fake", None)]

@@ -89,3 +89,36 @@ def test_queries_and_count_values_are_checked(table, message):
 
 def test_queries_and_count_parse_from_a_suite_table():
     assert profiles.parse({"queries": [1, 20], "count": 50}) == Profile(queries=(1, 20), count=(50,))
+
+
+def test_transports_multiply_the_points_and_cleartext_http1_labels_are_unchanged():
+    profile = profiles.parse({"tls": [False, True], "http": ["1.1", "2"], "streams": 10})
+    assert labels(profile, "json") == ["c=64", "c=64 h2c streams=10", "c=64 tls", "c=64 tls h2 streams=10"]
+    assert [p.transport for p in profiles.points(profile, "json")] == ["h1", "h2c", "h1+tls", "h2+tls"]
+    assert labels(Profile(), "json") == ["c=64"]
+
+
+def test_websocket_is_http1_only_and_over_tls_is_wss():
+    profile = profiles.parse({"tls": [False, True], "http": ["1.1", "2"]})
+    assert labels(profile, "websocket") == ["c=64", "c=64 tls"]
+    assert labels(profiles.parse({"http": "2"}), "websocket") == []
+
+
+def test_http_and_tls_values_in_toml_forms():
+    assert profiles.parse({"http": 2}).http_versions == ("2",)
+    assert profiles.parse({"http": 1.1}).http_versions == ("1.1",)
+    assert profiles.parse({"tls": True}).tls_modes == (True,)
+    (point,) = profiles.points(profiles.parse({"tls": True, "keepalive": False}), "json")
+    assert point.label == "c=64 conn-per-request tls" and point.http == "1.1"
+
+
+@pytest.mark.parametrize("table, message", [
+    ({"tls": "yes"}, "tls: expected true, false or a list"), ({"tls": [True, True]}, "tls: expected"),
+    ({"http": "3"}, "http: expected \"1.1\", \"2\""), ({"http": True}, "http: expected"), ({"http": []}, "http"),
+    ({"streams": 10}, "streams: 10 concurrent streams need http = \"2\""), ({"streams": 0}, "streams: expected"),
+    ({"http": "2", "pipeline": 16}, "http: HTTP/2 does not pipeline"),
+    ({"http": ["1.1", "2"], "keepalive": "both"}, "keepalive: a connection per request is measured over HTTP/1.1"),
+])
+def test_bad_transport_values_are_named(table, message):
+    with pytest.raises(ProfileError, match=message):
+        profiles.parse(table)

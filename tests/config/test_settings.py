@@ -11,7 +11,8 @@ def args(**kw):
     base = dict(frameworks=None, workloads=None, suite=None, duration=None, warmup=None, trials=None,
                 connections=None, driver=None, server_cpus=None, load_cpus=None, out=None, resume=None,
                 no_install=False, rate=None, rate_sweep=None, burst=None, hash_n=None, sessions=None, workers=None,
-                slo_p99_ms=None, websocket_rate=None, keepalive=None, pipeline=None)
+                slo_p99_ms=None, websocket_rate=None, keepalive=None, pipeline=None, tls=None, http=None,
+                streams=None)
     return argparse.Namespace(**{**base, **kw})
 
 
@@ -44,7 +45,8 @@ def test_default_suite_only_without_a_selection(root):
     (dict(burst="1000,500"), "--burst"), (dict(burst="100,500:nan"), "--burst"), (dict(workers=-1), "--workers"),
     (dict(slo_p99_ms=float("nan")), "--slo-p99-ms"), (dict(websocket_rate=float("inf")), "--websocket-rate"),
     (dict(hash_n="0"), "--hash-n"), (dict(pipeline=0), "--pipeline"),
-    (dict(keepalive="off", rate="100"), "--keepalive"), (dict(keepalive="off", pipeline=4), "--keepalive"), (dict(trials=-2), "--trials"), (dict(rate_sweep="nan:5"), "--rate-sweep"), (dict(sessions="sometimes"), "--sessions"), (dict(load_cpus="x"), "--load-cpus"), (dict(suite="nope"), "nope"),
+    (dict(streams=4), "--streams: 4 concurrent streams need"), (dict(http="2", pipeline=4), "--http"),
+    (dict(streams=0, http="2"), "--streams"), (dict(keepalive="off", rate="100"), "--keepalive"), (dict(keepalive="off", pipeline=4), "--keepalive"), (dict(trials=-2), "--trials"), (dict(rate_sweep="nan:5"), "--rate-sweep"), (dict(sessions="sometimes"), "--sessions"), (dict(load_cpus="x"), "--load-cpus"), (dict(suite="nope"), "nope"),
 ])
 def test_bad_flags_name_the_flag(root, kw, flag):
     with pytest.raises(SettingsError, match=flag):
@@ -106,3 +108,20 @@ def test_queries_and_count_flags_become_points(root):
 def test_bad_queries_and_count_flags_name_the_flag(root, kw, message):
     with pytest.raises(SettingsError, match=message):
         settings.build(args(frameworks="flask", **kw), root)
+
+
+def test_transport_flags_override_the_suite(root):
+    s = settings.build(args(suite="quick", tls=True, http="2", streams=8), root)
+    assert s.parts[0].profile.tls_modes == (True,) and s.parts[0].profile.http_versions == ("2",)
+    assert s.parts[0].profile.streams == 8
+    assert settings.build(args(suite="quick"), root).parts[0].profile.tls_modes == (False,)
+
+
+def test_transport_flags_parse_on_run(root):
+    from webshootout import cli
+    parsed = cli.parser().parse_args(["run", "--frameworks", "flask", "--tls", "--http", "2", "--streams", "4"])
+    profile = settings.build(parsed, root).parts[0].profile
+    assert (profile.tls_modes, profile.http_versions, profile.streams) == ((True,), ("2",), 4)
+    plain = cli.parser().parse_args(["run", "--suite", "transport", "--no-tls", "--http", "1.1"])
+    assert {(p.profile.tls_modes, p.profile.http_versions) for p in settings.build(plain, root).parts} == {
+        ((False,), ("1.1",))}

@@ -1,7 +1,7 @@
 import pytest
 
 from webshootout.stacks import catalog
-from webshootout.config import suites
+from webshootout.config import profiles, suites
 from webshootout.config.suites import SuiteError
 
 
@@ -82,3 +82,15 @@ def test_tfb_runs_techempowers_levels_and_quick_keeps_its_workloads(root):
     assert tfb["plaintext"].profile.pipeline == 16
     assert not set(suites.find(root, "quick").parts[0].workloads) & set(catalog.TECHEMPOWER_DB)
     assert suites.find(root, "full").parts[0].workloads is None  # every workload, the new ones included
+
+
+def test_the_transport_suite_measures_four_transports_and_the_handshake_cost(root):
+    suite = suites.find(root, "transport")
+    by_name = {part.name: part for part in suite.parts}
+    labels = [p.label for p in profiles.points(by_name["transports"].profile, "json")]
+    assert [p.transport for p in profiles.points(by_name["transports"].profile, "json")] == [
+        "h1", "h2c", "h1+tls", "h2+tls"] and labels[0] == "c=64"
+    (clear, tls) = profiles.points(by_name["handshakes"].profile, "json")
+    assert not clear.keepalive and tls.label == "c=16 conn-per-request tls"
+    assert by_name["handshakes"].workloads == ("json",)
+    assert suite.parts[0].workloads == ("plaintext", "json", "static") and suite.trials == 5

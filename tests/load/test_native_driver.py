@@ -292,3 +292,51 @@ def test_trial_line_with_native_fields_is_valid(fixture_root):
     line["latency_histogram"] = [[1, 2, 3]]
     with pytest.raises(jsonschema.ValidationError):
         assert_valid_lines([line])
+
+
+TLS_H2 = {"http": "2", "streams": 10, "tls": {"version": "TLSv1_3", "cipher": "TLS13_AES_128_GCM_SHA256",
+                                              "alpn": "h2", "handshakes": 8, "resumed": 0,
+                                              "handshake_ms": {"mean": 1.5, "p50": 1.2, "p99": 4.0, "max": 4.5}}}
+
+
+def test_transport_becomes_flags_and_every_connection_a_full_handshake():
+    args = native.argv(spec(Target("/p"), tls_ca=Path("/run/ca.pem"), http="2", streams=10))
+    assert args[args.index("--ca") + 1] == "/run/ca.pem" and "--tls" in args and "--tls-resume" not in args
+    assert args[args.index("--http") + 1] == "2" and args[args.index("--streams") + 1] == "10"
+    assert args[-1] == "https://127.0.0.1:8080/p"
+    clear = native.argv(spec(Target("/p")))
+    assert not {"--tls", "--ca", "--http", "--streams"} & set(clear) and clear[-1].startswith("http://")
+    wss = native.argv(spec(Target("/ws", websocket_message="hi"), tls_ca=Path("ca.pem")))
+    assert wss[-1] == "wss://127.0.0.1:8080/ws"
+    with pytest.raises(ValueError, match="LoadSpec.streams.*HTTP/1.1"):
+        spec(Target("/p"), streams=4)
+
+
+def test_the_negotiated_transport_is_read_into_the_trial_line(fixture_root):
+    result = native.parse({**fixture(fixture_root), "transport": TLS_H2})
+    assert result.transport == TLS_H2 and result.to_dict()["transport"] == TLS_H2
+    assert native.parse(fixture(fixture_root)).transport is None  # a build from before TLS
+    line = {"schema": 1, "kind": "trial", "framework": "x", "display": "X", "language": "c", "workload": "plaintext",
+            "part": "p", "point": "c=8 tls h2 streams=10", "profile": "closed", "connections": 8, "trial": 1,
+            "time": "2026-01-01T00:00:00+00:00", **result.to_dict(), "client_cpu_percent": 1.0,
+            "server_cpu_percent": 50.0, "server_rss_peak_mb": 10.0, "server_rss_mean_mb": 9.0, "flags": []}
+    assert_valid_lines([line])
+
+
+@pytest.mark.parametrize("kw, got, message", [
+    (dict(tls_ca=Path("ca.pem"), http="2"), {**TLS_H2, "http": "1.1", "tls": {**TLS_H2["tls"], "alpn": "http/1.1"}},
+     r"asked for h2\+tls but shootout-load ran HTTP/1.1 over TLSv1_3 with ALPN http/1.1"),
+    (dict(tls_ca=Path("ca.pem")), {**TLS_H2, "http": "1.1", "tls": None}, r"asked for h1\+tls .* over cleartext"),
+    (dict(http="2"), {**TLS_H2, "http": "1.1", "tls": None}, r"asked for h2c but"),
+    (dict(tls_ca=Path("ca.pem"), http="2"), None, "did not say what it negotiated for a h2\\+tls point"),
+])
+def test_a_load_over_another_transport_than_the_points_is_a_driver_error(fixture_root, kw, got, message):
+    result = native.parse({**fixture(fixture_root), "transport": got})
+    with pytest.raises(DriverError, match=message):
+        native.negotiated("shootout-load", spec(Target("/p"), **kw), result)
+
+
+def test_http1_over_tls_without_alpn_is_http1(fixture_root):
+    got = {**TLS_H2, "http": "1.1", "streams": 1, "tls": {**TLS_H2["tls"], "alpn": None}}
+    result = native.parse({**fixture(fixture_root), "transport": got})
+    assert native.negotiated("shootout-load", spec(Target("/p"), tls_ca=Path("ca.pem")), result) is result

@@ -2,10 +2,12 @@
 connections alive, close them saying so, or drop them silently; the server counts its accepts as a witness."""
 
 import socket
+import ssl
 import threading
 
 import pytest
 
+from webshootout.services import certs
 from webshootout.workloads import keepalive
 
 ANSWER = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Type: text/plain\r\n%s\r\nok"
@@ -15,8 +17,8 @@ class _Server:
     """A raw-socket HTTP server: `mode` "keep" answers every request on a connection, "close" answers one
     with `Connection: close` and closes, "drop" answers one without saying so and closes."""
 
-    def __init__(self, mode: str):
-        self.mode = mode
+    def __init__(self, mode: str, tls: ssl.SSLContext | None = None):
+        self.mode, self.tls = mode, tls
         self.accepts = 0
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
@@ -29,6 +31,11 @@ class _Server:
             except OSError:  # the listener was closed: the test is over
                 return
             self.accepts += 1
+            try:
+                conn = self.tls.wrap_socket(conn, server_side=True) if self.tls else conn
+            except (ssl.SSLError, OSError):
+                conn.close()
+                continue
             with conn:
                 self._answer(conn)
 
@@ -73,6 +80,16 @@ def test_a_server_that_closes_after_every_answer_takes_one_connection_per_reques
         result = keepalive.probe("127.0.0.1", server.port, "/plaintext", requests=5)
     assert result == keepalive.KeepAlive(requests=5, connections=5) and server.accepts == 5
     assert not result.kept_alive and result.requests_per_connection == 1
+
+
+@pytest.mark.parametrize("mode, connections", [("keep", 1), ("close", 5)])
+def test_over_tls_the_connections_are_counted_alike(tmp_path, mode, connections):
+    made = certs.make(tmp_path)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(made.cert, made.key)
+    with _Server(mode, context) as server:
+        result = keepalive.probe("127.0.0.1", server.port, "/plaintext", requests=5, ca=made.ca)
+    assert result == keepalive.KeepAlive(requests=5, connections=connections) and server.accepts == connections
 
 
 def test_no_server_is_an_error_not_a_count():

@@ -104,6 +104,8 @@ def plan(settings: Settings, variants: list[catalog.Variant], done: dict) -> Cou
                 continue
             for workload in harness.workloads_of(variant, part.workloads):
                 for point in profiles.points(part.profile, workload):
+                    if harness.unserved(variant, point):
+                        continue
                     todo = sum((part.name, variant.id, workload, point.label, t) not in done
                                for t in range(1, settings.trials + 1))
                     left.update({Kind(part.name, point.connections, True): min(todo, 1),

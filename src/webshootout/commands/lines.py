@@ -95,6 +95,7 @@ def trial_line(subject: Subject, point: Point, trial: TrialId, result: LoadResul
             "workload": subject.workload, "part": part.name, "point": point.label, "profile": point.mode,
             "connections": point.connections, "rate": point.rate, "hash_n": point.hash_n,
             "queries": point.queries, "count": point.count,
+            "tls": point.tls, "http": point.http, "streams": point.streams,
             "workers": part.profile.workers, "slo_p99_ms": part.profile.slo_p99_ms,
             "burst_steps": list(point.burst.steps) if point.burst else None,
             "burst_step_seconds": point.burst.step_seconds if point.burst else None,

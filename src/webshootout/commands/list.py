@@ -12,14 +12,20 @@ def status(variant: catalog.Variant) -> str:
     return "ready" if provision.is_built(variant) else "not built"
 
 
+def transport(served: catalog.Transport) -> str:
+    """What it serves besides cleartext HTTP/1.1, e.g. "tls,h2,h2c"; "-" for none."""
+    return ",".join(name for name, on in (("tls", served.tls), ("h2", served.h2), ("h2c", served.h2c)) if on) or "-"
+
+
 def run(settings: Settings) -> int:
     variants = settings.variants()
-    rows = [(v.id, v.version, ",".join(w for w, _ in v.workloads) or "-", status(v)) for v in variants]
-    header = ("id", "version", "workloads", "status")
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(3)]
+    rows = [(v.id, v.version, ",".join(w for w, _ in v.workloads) or "-", transport(v.transport), status(v))
+            for v in variants]
+    header = ("id", "version", "workloads", "transport", "status")
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header) - 1)]
 
     def line(row: tuple[str, ...]) -> str:
-        return "  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3]
+        return "  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1]
 
     languages = sorted({v.language for v in variants})
     for i, language in enumerate(languages):

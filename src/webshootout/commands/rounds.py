@@ -23,6 +23,7 @@ from ..load import DriverError
 from ..server import Environment
 from ..stacks import catalog
 from .lines import StackFailed, Subject, fault_line
+from . import transports
 
 
 def new_seed() -> int:
@@ -134,7 +135,7 @@ def run_part(ctx, part: Part, variants: list[catalog.Variant], env: Environment)
         first: list[Row] = []
         for subject in subjects:
             jit_warmup = max(ctx.settings.warmup, subject.variant.start.warmup or 0.0)
-            first += _rows(ctx, subject, profiles.points(part.profile, subject.workload), jit_warmup)
+            first += _rows(ctx, subject, transports.points_of(ctx, subject), jit_warmup)
         here.rounds(first)
         sweeps: list[Row] = []
         for subject in subjects:
@@ -144,6 +145,5 @@ def run_part(ctx, part: Part, variants: list[catalog.Variant], env: Environment)
             capacity = statistics.median(closed[0].rates)
             say(f"{subject.variant.id} {subject.workload}: closed-loop capacity {capacity:,.0f} req/s; "
                 f"sweeping open-loop rates")
-            sweeps += _rows(ctx, subject, profiles.points(part.profile, subject.workload, capacity),
-                            ctx.settings.warmup)
+            sweeps += _rows(ctx, subject, transports.points_of(ctx, subject, capacity), ctx.settings.warmup)
         here.rounds(sweeps)

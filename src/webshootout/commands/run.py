@@ -29,7 +29,7 @@ from ..config.settings import Settings
 from ..config.suites import Part
 from ..workloads import MODULES, Context
 from .lines import StackFailed, Subject, TrialId, Usages, fault_line, keepalive_of, now, trial_line, warmed_by
-from . import eta, rounds
+from . import eta, rounds, transports
 
 # Warm-up of every trial, in the trial's own load process: its connections are new, so their first requests
 # (and the server's per-connection set-up) stay out of the window.
@@ -91,14 +91,16 @@ class RunContext:
     link: cpulink.Link | None = None  # how far apart the server and load CPUs are, where it can be measured
     seed: int = 0  # of the rounds' order (rounds.py), recorded in this session's entry of meta.json
     idle: tuple[Served, ...] = ()  # servers kept warm, not measured, whose CPU each trial records (rounds.py)
+    tls_env: Environment | None = None  # the run's environment with its certificate, made for its first TLS lineup
 
     def run_part(self, part: Part, variants: list[catalog.Variant]) -> None:
         env = dataclasses.replace(self.env, workers=part.profile.workers)
-        if self.settings.interleave:
-            rounds.run_part(self, part, catalog.select(variants, part.frameworks), env)
-            return
-        for variant in catalog.select(variants, part.frameworks):
-            self.run_variant(part, variant, env)
+        for lineup, served_env in transports.lineups(self, part, catalog.select(variants, part.frameworks), env):
+            if self.settings.interleave:
+                rounds.run_part(self, part, lineup, served_env)
+                continue
+            for variant in lineup:
+                self.run_variant(part, variant, served_env)
 
     def available(self, part: Part, variant: catalog.Variant) -> bool:
         """False, having recorded the skip, for a variant that cannot run here."""
@@ -144,12 +146,14 @@ class RunContext:
     def record(self, part: Part, served: Served, verification: harness.Verification) -> None:
         """Writes the verification line."""
         variant, workload = served.variant, verification.workload
+        tls = served.tls
+        reason = f"over TLS: {verification.reason}" if tls and verification.reason else verification.reason
         self.rundir.append({"kind": "verification", "framework": variant.id, "workload": workload,
-                            "part": part.name, "passed": verification.passed, "reason": verification.reason,
+                            "part": part.name, "passed": verification.passed, "reason": reason,
                             "log_tail": verification.log_tail, "time": now(),
-                            "keepalive": keepalive_of(verification), "user": served.user})
+                            "keepalive": keepalive_of(verification), "user": served.user, "tls": tls})
         if not verification.passed:
-            say(f"{variant.id} {workload}: verification FAILED, not measured: {verification.reason}")
+            say(f"{variant.id} {workload}: verification FAILED, not measured: {reason}")
 
     def drivable(self, part: Part, variant: catalog.Variant, workload: str) -> bool:
         """False, having recorded the skip, for a workload the driver cannot drive."""
@@ -177,7 +181,7 @@ class RunContext:
         # A JIT stack's own warm-up (start.warmup) compiles the workload's code paths once; later points of
         # the same workload run on compiled code and get the run's warm-up.
         warmup = max(self.settings.warmup, subject.variant.start.warmup or 0.0)
-        for point in profiles.points(profile, subject.workload):
+        for point in transports.points_of(self, subject):
             rates, measured = self.measure_point(subject, point, warmup)
             warmup = self.settings.warmup if measured else warmup
             if capacity is None and point.mode == "closed":
@@ -185,7 +189,7 @@ class RunContext:
         if profiles.needs_capacity(profile, subject.workload) and capacity:
             say(f"{subject.variant.id} {subject.workload}: closed-loop capacity {capacity:,.0f} req/s; "
                 f"sweeping open-loop rates")
-            for point in profiles.points(profile, subject.workload, capacity):
+            for point in transports.points_of(self, subject, capacity):
                 self.measure_point(subject, point, self.settings.warmup)
 
     def measure_point(self, subject: Subject, point: Point, warmup: float) -> tuple[list[float], bool]:
@@ -310,7 +314,8 @@ class RunContext:
         ctx, cpus = subject.context, self.settings.load_cpus
         spec = LoadSpec(ctx.host, ctx.port, _target(subject.workload, ctx, point), point.connections, len(cpus),
                         duration, cpus, rate=point.rate, burst=point.burst, warmup=warmup,
-                        warmup_steady=steady, keepalive=point.keepalive, pipeline=point.pipeline)
+                        warmup_steady=steady, keepalive=point.keepalive, pipeline=point.pipeline,
+                        tls_ca=ctx.link.ca, http=point.http, streams=point.streams)
         return self.driver(spec, self.rundir.logs / f"{subject.variant.id}.load.log")
 
 

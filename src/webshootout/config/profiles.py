@@ -11,6 +11,7 @@ AUTO = "auto"
 MAX_ROWS = 500  # the contract's limit of ?queries= and ?count= (docs/workloads.md)
 # TechEmpower's headline points: multiple queries and updates at 20 queries, cached queries at 100.
 QUERIES, COUNT = (20,), (100,)
+HTTP1, HTTP2 = "1.1", "2"
 
 
 class ProfileError(ValueError):
@@ -61,6 +62,11 @@ class Profile:
     slo_p99_ms: float = SLO_P99_MS
     keepalive_modes: tuple[bool, ...] = (True,)  # False: a new TCP connection for every request
     pipeline: int = 1  # requests in flight per connection (HTTP/1.1 pipelining)
+    # Transports, a point each: every TLS mode with every HTTP version (false and true with "1.1" and "2" are
+    # h1, h2c, h1+tls and h2+tls); streams are per HTTP/2 connection, HTTP/2's analogue of pipelining.
+    tls_modes: tuple[bool, ...] = (False,)
+    http_versions: tuple[str, ...] = (HTTP1,)
+    streams: int = 1
 
 
 @dataclass(frozen=True)
@@ -76,6 +82,16 @@ class Point:
     sessions: bool | None = None  # only for the session workload
     keepalive: bool = True
     pipeline: int = 1
+    tls: bool = False
+    http: str = HTTP1
+    streams: int = 1  # concurrent requests per HTTP/2 connection
+
+    @property
+    def transport(self) -> str:
+        """h1, h1+tls, h2c (HTTP/2 with prior knowledge on cleartext) or h2+tls."""
+        if self.http == HTTP2:
+            return "h2+tls" if self.tls else "h2c"
+        return "h1+tls" if self.tls else "h1"
 
     @property
     def mode(self) -> str:
@@ -101,6 +117,13 @@ class Point:
             parts.append(f"pipeline={self.pipeline}")
         if not self.keepalive:
             parts.append("conn-per-request")
+        # Cleartext HTTP/1.1 adds nothing, so the labels results were keyed by before TLS keep their meaning.
+        if self.tls:
+            parts.append("tls")
+        if self.http == HTTP2:
+            parts.append("h2" if self.tls else "h2c")
+        if self.streams > 1:
+            parts.append(f"streams={self.streams}")
         return " ".join(parts)
 
 
@@ -123,6 +146,7 @@ def points(profile: Profile, workload: str, capacity: float | None = None) -> li
     if workload != "websocket":  # a WebSocket stays open and has no HTTP pipelining
         variants = [{**extra, "keepalive": keep, "pipeline": profile.pipeline}
                     for extra in variants for keep in profile.keepalive_modes]
+    variants = [{**extra, **transport} for extra in variants for transport in _transports(profile, workload)]
     found: list[Point] = []
     for extra in variants:
         if profile.burst is not None and workload != "websocket":  # a burst replaces the steady points
@@ -132,6 +156,17 @@ def points(profile: Profile, workload: str, capacity: float | None = None) -> li
             if not rates:
                 found.append(Point(connections, **extra))
             found.extend(Point(connections, rate=rate, **extra) for rate in rates)
+    return found
+
+
+def _transports(profile: Profile, workload: str) -> list[dict]:
+    """The point fields of each transport the profile asks for; WebSocket is HTTP/1.1 only (over TLS: wss)."""
+    found = []
+    for tls in profile.tls_modes:
+        for http in profile.http_versions:
+            if http == HTTP2 and workload == "websocket":
+                continue
+            found.append({"tls": tls, "http": http, "streams": profile.streams if http == HTTP2 else 1})
     return found
 
 
@@ -196,6 +231,23 @@ def parse_keepalive(value) -> tuple[bool, ...]:
     return modes[value]
 
 
+def parse_tls(value) -> tuple[bool, ...]:
+    items = value if isinstance(value, list) else [value]
+    if not items or not all(isinstance(v, bool) for v in items) or len(set(items)) < len(items):
+        raise ProfileError(f"tls: expected true, false or a list of both, got {value!r}")
+    return tuple(items)
+
+
+def parse_http(value) -> tuple[str, ...]:
+    """"1.1" and "2" (TOML numbers 1.1 and 2 too), or a list of them."""
+    items = value if isinstance(value, list) else [value]
+    names = {HTTP1: HTTP1, HTTP2: HTTP2, 1.1: HTTP1, 2: HTTP2}
+    if (not items or any(isinstance(v, bool) or not isinstance(v, (str, int, float)) or v not in names
+                         for v in items) or len({names[v] for v in items}) < len(items)):
+        raise ProfileError(f"http: expected \"1.1\", \"2\" or a list of both, got {value!r}")
+    return tuple(names[v] for v in items)
+
+
 def parse_sessions(value) -> tuple[bool, ...]:
     modes = {"sessions": (True,), "cookieless": (False,), "both": (True, False)}
     if value not in modes:
@@ -204,7 +256,7 @@ def parse_sessions(value) -> tuple[bool, ...]:
 
 
 KEYS = ("connections", "rate", "rate_sweep", "burst", "hash_n", "queries", "count", "sessions", "websocket_rate",
-        "workers", "slo_p99_ms", "keepalive", "pipeline")
+        "workers", "slo_p99_ms", "keepalive", "pipeline", "tls", "http", "streams")
 
 
 def parse(table: dict, base: Profile = Profile()) -> Profile:
@@ -240,9 +292,30 @@ def parse(table: dict, base: Profile = Profile()) -> Profile:
         fields["keepalive_modes"] = parse_keepalive(table["keepalive"])
     if "pipeline" in table:
         fields["pipeline"] = _positive_ints("pipeline", table["pipeline"])[0]
+    if "tls" in table:
+        fields["tls_modes"] = parse_tls(table["tls"])
+    if "http" in table:
+        fields["http_versions"] = parse_http(table["http"])
+        if HTTP2 not in fields["http_versions"] and "streams" not in table:
+            fields["streams"] = 1  # streams shape HTTP/2 points only: --http 1.1 over a suite's need not undo them
+    if "streams" in table:
+        fields["streams"] = _positive_ints("streams", table["streams"])[0]
     profile = Profile(**{**base.__dict__, **fields})
+    _refuse_transport_mixes(profile)
     if False in profile.keepalive_modes and (profile.rates or profile.rate_sweep):
         raise ProfileError("keepalive: a connection per request is closed loop only (no rate or rate_sweep)")
     if False in profile.keepalive_modes and profile.pipeline > 1:
         raise ProfileError("keepalive: a connection per request cannot pipeline (pipeline > 1)")
     return profile
+
+
+def _refuse_transport_mixes(profile: Profile) -> None:
+    http2 = HTTP2 in profile.http_versions
+    if profile.streams > 1 and not http2:
+        raise ProfileError(f"streams: {profile.streams} concurrent streams need http = \"2\" (HTTP/1.1's "
+                           f"analogue is pipeline)")
+    if http2 and profile.pipeline > 1:
+        raise ProfileError(f"http: HTTP/2 does not pipeline (pipeline = {profile.pipeline}); use streams")
+    if http2 and False in profile.keepalive_modes:
+        raise ProfileError("keepalive: a connection per request is measured over HTTP/1.1 only (http = \"2\" "
+                           "given)")

@@ -15,7 +15,7 @@ from . import profiles, suites
 from ..stacks.catalog import WORKLOADS
 from .profiles import ProfileError
 
-DRIVERS = ("native", "wrk", "ab")
+DRIVERS = ("native", "wrk", "ab", "h2load")
 
 
 class SettingsError(ValueError):
@@ -147,7 +147,7 @@ def profile_flags(args) -> dict:
     for flag, example in (("queries", "1,5,10,15,20"), ("count", "1,10,20,50,100")):
         if get(flag) is not None:
             table[flag] = [int(v) for v in _numbers(f"--{flag}", get(flag), int, example)]
-    for flag in ("sessions", "workers", "slo_p99_ms", "websocket_rate", "pipeline"):
+    for flag in ("sessions", "workers", "slo_p99_ms", "websocket_rate", "pipeline", "tls", "http", "streams"):
         if get(flag) is not None:
             table[flag] = get(flag)
     if get("keepalive") is not None:
@@ -256,7 +256,8 @@ def _refuse_with_hosts(get) -> None:
 # What a resumed run may not change: every trial of a run must be measured the same way.
 _FIXED = (("--suite", "suite_name"), ("--duration", "duration"), ("--warmup", "warmup"), ("--driver", "driver"),
           ("--server-cpus", "server_cpus"), ("--load-cpus", "load_cpus"), ("--hosts", "hosts"))
-_PROFILE_FLAGS = {"rates": "--rate", "session_modes": "--sessions", "keepalive_modes": "--keepalive"}
+_PROFILE_FLAGS = {"rates": "--rate", "session_modes": "--sessions", "keepalive_modes": "--keepalive",
+                  "tls_modes": "--tls", "http_versions": "--http"}
 
 
 def resume_flags(now, then) -> argparse.Namespace:

@@ -80,6 +80,7 @@ def parse(summary: str, percentiles: str, client_cpu_s: float, sessions_requeste
 def argv(spec: LoadSpec, csv_path: Path) -> list[str]:
     """ab's command line; without -k it opens a connection per request, its "Total" times include the connect."""
     spec.require_closed_loop("ab")
+    spec.require_cleartext_http1("ab")
     keepalive = ["-k"] if spec.keepalive else []
     return ["ab", "-q", *keepalive, "-c", str(spec.connections), "-t", f"{max(1, round(spec.duration))}",
             "-n", "100000000", "-s", f"{max(1, round(spec.timeout))}", "-e", str(csv_path), spec.url]

@@ -9,7 +9,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ..config.profiles import Burst
+from ..config.profiles import HTTP1, HTTP2, Burst
 from ..workloads import Target
 
 PERCENTILES = ("p50", "p75", "p90", "p99", "p99_9", "p99_99")
@@ -49,8 +49,16 @@ class LoadSpec:
     warmup_steady: float | None = None
     connect_deadline: float = CONNECT_DEADLINE  # native only: the connect phase ends at the latest after this
     connect_min_percent: float = CONNECT_MIN_PERCENT  # native only: open at the deadline, or the point fails
+    tls_ca: Path | None = None  # over TLS, trusting this CA's certificate (PEM); None: cleartext
+    http: str = HTTP1  # HTTP2: by ALPN over TLS, with prior knowledge (h2c) on cleartext
+    streams: int = 1  # concurrent requests per HTTP/2 connection
 
     def __post_init__(self) -> None:
+        if self.http not in (HTTP1, HTTP2):
+            raise ValueError(f"LoadSpec.http: expected {HTTP1!r} or {HTTP2!r}, got {self.http!r}")
+        if self.streams != 1 and not (self.http == HTTP2 and isinstance(self.streams, int) and self.streams > 1):
+            raise ValueError(f"LoadSpec.streams: expected a whole number of at least 1, and 1 unless HTTP/2, got "
+                             f"{self.streams!r} with HTTP/{self.http}")
         if not (isinstance(self.pipeline, int) and self.pipeline >= 1):
             raise ValueError(f"LoadSpec.pipeline: expected a whole number of at least 1, got {self.pipeline!r}")
         if not 0 <= self.warmup < float("inf"):
@@ -63,6 +71,19 @@ class LoadSpec:
                 raise ValueError(f"LoadSpec.warmup_steady needs LoadSpec.warmup (its cap) of at least 1 s, "
                                  f"got {self.warmup!r}")
 
+    @property
+    def transport(self) -> str:
+        """As Point.transport: h1, h1+tls, h2c or h2+tls."""
+        if self.http == HTTP2:
+            return "h2+tls" if self.tls_ca else "h2c"
+        return "h1+tls" if self.tls_ca else "h1"
+
+    def require_cleartext_http1(self, tool: str) -> None:
+        """wrk and ab: TLS and HTTP/2 points go to the drivers that verify the certificate and speak HTTP/2."""
+        if self.transport != "h1":
+            raise DriverError(f"{tool} drives cleartext HTTP/1.1 only, not {self.transport}; use --driver native "
+                              f"or h2load")
+
     def require_closed_loop(self, tool: str) -> None:
         """wrk and ab only keep a fixed number of connections busy: refuse what they would silently ignore."""
         if self.rate is not None or self.burst is not None:
@@ -72,7 +93,8 @@ class LoadSpec:
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}{self.target.path}"
+        scheme = "https" if self.tls_ca else "http"
+        return f"{scheme}://{self.host}:{self.port}{self.target.path}"
 
 
 @dataclass(frozen=True)
@@ -107,6 +129,9 @@ class LoadResult:
     # none (a connection per request, whose connect is part of each request).
     connect: dict | None = None
     io: str | None = None  # shootout-load's I/O path: "io_uring", or "epoll" where the ring is not to be had
+    # What was negotiated (native, h2load): {"http": "1.1"|"2", "streams": n, "tls": null or {version, cipher,
+    # alpn, handshakes, resumed, handshake_ms}} (docs/method.md, Transport); None where the driver cannot tell.
+    transport: dict | None = None
     # The measured window on this process's time.monotonic() clock, where the driver knows it (the load ran
     # here); samplers then take the window's share. Not recorded: it means nothing outside this process.
     window: tuple[float, float] | None = None
@@ -132,6 +157,25 @@ def connects_inside(result: LoadResult, spec: LoadSpec, how: str) -> LoadResult:
     note = (f"connects not separated: {how}; its failed connects count as connect errors, and the time they "
             f"took is inside the measured window")
     return dataclasses.replace(result, notes=(*result.notes, note))
+
+
+def negotiated(tool: str, spec: LoadSpec, result: LoadResult) -> LoadResult:
+    """The result, when the load ran over the transport the point asked for; else DriverError saying what it got.
+
+    Over TLS, HTTP/1.1 may come with ALPN null: a server that offers no ALPN speaks HTTP/1.1."""
+    got = result.transport
+    if got is None:
+        if spec.transport == "h1":
+            return result
+        raise DriverError(f"{tool} did not say what it negotiated for a {spec.transport} point (a shootout-load "
+                          f"built before TLS and HTTP/2: cargo build --release -p shootout-load)")
+    tls = got["tls"]
+    alpn = None if tls is None else tls["alpn"]
+    wanted_alpn = {HTTP1: ("http/1.1", None), HTTP2: ("h2",)}[spec.http]
+    if got["http"] != spec.http or (tls is None) != (spec.tls_ca is None) or (tls and alpn not in wanted_alpn):
+        over = "cleartext" if tls is None else f"{tls['version']} with ALPN {alpn}"
+        raise DriverError(f"the point asked for {spec.transport} but {tool} ran HTTP/{got['http']} over {over}")
+    return result
 
 
 def errors_of(**counts: int) -> dict[str, int]:

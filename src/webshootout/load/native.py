@@ -9,7 +9,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from .base import CONNECT_PHASE_KEYS, LATENCY_KEYS, DriverError, LoadResult, LoadSpec, errors_of, run_tool
+from .base import (CONNECT_PHASE_KEYS, HTTP1, LATENCY_KEYS, DriverError, LoadResult, LoadSpec, errors_of,
+                   negotiated, run_tool)
 
 ROOT = Path(__file__).resolve().parents[3]
 BINARY_ENV = "SHOOTOUT_LOAD"  # overrides where the binary is looked for
@@ -41,9 +42,17 @@ def argv(spec: LoadSpec, program: str = "shootout-load") -> list[str]:
         args += ["--rate", f"{spec.rate:g}"]
     if spec.burst is not None:
         args += ["--burst", ",".join(map(str, spec.burst.steps)), "--step", f"{spec.burst.step_seconds:g}s"]
+    # Without --tls-resume every connection makes a full handshake: a connection per request pays it each time.
+    if spec.tls_ca is not None:
+        args += ["--tls", "--ca", str(spec.tls_ca)]
+    if spec.http != HTTP1:
+        args += ["--http", spec.http]
+    if spec.streams > 1:
+        args += ["--streams", str(spec.streams)]
     if target.websocket_message is not None:
+        scheme = "wss" if spec.tls_ca else "ws"
         return [*args, "--websocket", "--message", target.websocket_message,
-                f"ws://{spec.host}:{spec.port}{target.path}"]
+                f"{scheme}://{spec.host}:{spec.port}{target.path}"]
     args += ["--expect-status", str(target.expect_status)]
     if target.sessions:
         args.append("--sessions")
@@ -75,6 +84,23 @@ def _connect_phase(data: dict) -> dict | None:
     return {key: phase[key] for key in CONNECT_PHASE_KEYS}
 
 
+def _transport(data: dict) -> dict | None:
+    """What shootout-load negotiated; None from a build before TLS and HTTP/2."""
+    transport = data.get("transport")
+    if transport is None:
+        return None
+    tls = transport["tls"]
+    return {"http": str(transport["http"]), "streams": int(transport["streams"]),
+            "tls": None if tls is None else {
+                "version": str(tls["version"]), "cipher": str(tls["cipher"]), "alpn": tls["alpn"],
+                "handshakes": int(tls["handshakes"]), "resumed": int(tls["resumed"]),
+                "handshake_ms": {key: _ms(tls["handshake_ms"][key]) for key in ("mean", "p50", "p99", "max")}}}
+
+
+def _ms(value) -> float | None:
+    return None if value is None else float(value)
+
+
 def parse(data: dict) -> LoadResult:
     """A LoadResult from shootout-load's JSON (schemas/shootout-load.schema.json)."""
     try:
@@ -95,7 +121,7 @@ def parse(data: dict) -> LoadResult:
             connect_s=_optional(data, "connect_s", float), responses_total=_optional(data, "responses_total", int),
             keepalive=bool(data.get("keepalive", True)), warmup_s=_optional(data, "warmup_s", float),
             window_start_s=_optional(data, "window_start_s", float), io=_optional(data, "io", str),
-            connect=_connect_phase(data),
+            connect=_connect_phase(data), transport=_transport(data),
             warmup_curve=None if data.get("warmup_curve") is None else [int(n) for n in data["warmup_curve"]])
     except (KeyError, TypeError, ValueError) as exc:
         raise DriverError(f"shootout-load's JSON lacks or mistypes {exc}: {str(data)[:300]}") from None
@@ -125,7 +151,7 @@ def result_of(done: subprocess.CompletedProcess) -> LoadResult:
 def run(spec: LoadSpec, log: Path | None = None) -> LoadResult:
     launched = time.monotonic()
     done, _ = run_tool(argv(spec, str(binary())), spec.cpus, allowance(spec), log)
-    result = result_of(done)
+    result = negotiated("shootout-load", spec, result_of(done))
     if result.window_start_s is None:
         return result
     # Off by the few milliseconds taskset and the binary take to start, against a window of seconds.

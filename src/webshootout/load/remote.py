@@ -8,7 +8,7 @@ from typing import Callable
 
 from ..hosts.remote import Remote, RemoteError
 from . import native
-from .base import DriverError, LoadResult, LoadSpec
+from .base import DriverError, LoadResult, LoadSpec, negotiated
 
 Driver = Callable[..., LoadResult]  # (spec, log=None), as native.run
 # remote.run's `timeout` exit status when the time limit on the host ran out.
@@ -33,6 +33,6 @@ def driver_on(remote: Remote) -> Driver:
                 out.write(f"$ {' '.join(argv)}  # on {remote}\n{done.stdout}{done.stderr}\n")
         if done.returncode == TIMED_OUT:
             raise DriverError(f"shootout-load on {remote} did not finish within {allowed:.0f}s")
-        return native.result_of(done)
+        return negotiated("shootout-load", spec, native.result_of(done))
 
     return run

@@ -27,7 +27,17 @@ def point_of(line: dict) -> dict:
     rate = line["rate"] if "rate" in line else line.get("target_rate")
     return {"part": line["part"], "label": line["point"], "profile": line["profile"],
             "connections": line["connections"], "rate": rate, "hash_n": line.get("hash_n"),
-            "queries": line.get("queries"), "count": line.get("count")}
+            "queries": line.get("queries"), "count": line.get("count"), "transport": transport_of(line)}
+
+
+def transport_of(line: dict) -> str:
+    """h1, h1+tls, h2c or h2+tls, as profiles.Point.transport; trials from before TLS were h1."""
+    tls, http2 = bool(line.get("tls")), line.get("http") == "2"
+    return ("h2+tls" if tls else "h2c") if http2 else ("h1+tls" if tls else "h1")
+
+
+def _shown(point: dict, mixed: bool) -> str:
+    return point["label"] + (" h1" if mixed and point["transport"] == "h1" else "")
 
 
 def _point_sort_key(point: dict) -> tuple:
@@ -114,13 +124,14 @@ def summarize(meta: dict, lines: list[dict]) -> dict:
         points[key] = point
         groups[line["workload"]][key][line["framework"]].append(line)
     workloads = []
+    # Cleartext HTTP/1.1 labels name no transport (so older runs keep theirs); beside others they say h1.
+    mixed = len({point["transport"] for point in points.values()}) > 1
     for workload, by_point in groups.items():
         ordered = sorted(by_point, key=lambda k: _point_sort_key(points[k]))
         # Several suite parts can measure the same label; only then does the label need the part's name.
         several_parts = len({points[k]["part"] for k in ordered}) > 1
         entry = {"workload": workload, "points": [
-            {**points[k], "label": f"{points[k]['part']}: {points[k]['label']}" if several_parts
-             else points[k]["label"],
+            {**points[k], "label": (f"{points[k]['part']}: " if several_parts else "") + _shown(points[k], mixed),
              "results": _rank([result.build(trials, points[k]["profile"], keepalive.get((name, workload)))
                                for name, trials in by_point[k].items()], kinds)}
             for k in ordered]}

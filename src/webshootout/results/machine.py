@@ -58,7 +58,8 @@ def _jsonable(value):
 
 def session(root: Path, argv: list[str], postgres: str | None) -> dict:
     """One start of the run (the first, or a --resume): when, how, from which commit, with which tools."""
-    tools = {"python": platform.python_version(), "wrk": _output(["wrk", "-v"]), "ab": _output(["ab", "-V"])}
+    tools = {"python": platform.python_version(), "wrk": _output(["wrk", "-v"]), "ab": _output(["ab", "-V"]),
+             "h2load": _output(["h2load", "--version"])}
     if postgres:
         tools["postgres"] = postgres
     return {"started": datetime.now(timezone.utc).isoformat(timespec="seconds"),

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..system import process
+from ..services import certs as tls_certs
 from ..services.assets import Assets
 from ..stacks.catalog import Variant
 from ..hosts.remote import Remote
@@ -31,6 +32,7 @@ class Environment:
     host: str = HOST  # the address servers bind and every client reaches them on
     app: Remote | None = None  # the host that runs the servers (--hosts); None: this machine
     database_cpus: tuple[int, ...] | None = None  # PostgreSQL's CPUs when it has a host of its own
+    tls: tls_certs.Certs | None = None  # servers started with it serve TLS only (TLS_CERT, TLS_KEY)
 
     @property
     def worker_count(self) -> int:
@@ -62,6 +64,8 @@ def server_env(variant: Variant, env: Environment, port: int, run_dir: Path) -> 
     }
     if env.postgres is not None and env.postgres.connection is not None:
         values.update(env.postgres.connection.env())
+    if env.tls is not None:
+        values.update(tls_certs.server_env(env.tls))
     values.update(dict(variant.start.env))
     return values
 
@@ -74,6 +78,11 @@ class Server:
     running: process.Running
     user: str  # who the server runs as, with the reason when it is root (users.RunAs)
     host: str = HOST
+    ca: Path | None = None  # the CA of the certificate it serves TLS with; None: it serves cleartext
+
+    @property
+    def origin(self) -> str:
+        return f"{'https' if self.ca else 'http'}://{self.host}:{self.port}"
 
     def stop(self) -> str | None:
         """Stops the process group; returns what was left behind, or None."""
@@ -82,9 +91,9 @@ class Server:
 
 def await_ready(server: Server) -> Server:
     """Waits until the server's ready path answers 200; on failure stops it (nothing is left) and re-raises."""
-    url = f"http://{server.host}:{server.port}{server.variant.start.ready}"
+    url = server.origin + server.variant.start.ready
     try:
-        process.wait_ready(server.running, url, server.variant.start.timeout)
+        process.wait_ready(server.running, url, server.variant.start.timeout, ca=server.ca)
     except BaseException:
         with uninterrupted():
             server.stop()

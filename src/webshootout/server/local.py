@@ -6,6 +6,7 @@ import os
 import shutil
 
 from ..console import say
+from ..services import certs
 from ..stacks.catalog import Variant
 from ..system import process, users
 from .base import Environment, Server, await_ready, command_for, server_env
@@ -18,11 +19,14 @@ def start(variant: Variant, env: Environment) -> Server:
     if run_dir.exists():
         shutil.rmtree(run_dir)
     run_dir.mkdir(parents=True)
-    run_as = users.for_server([variant.folder, *variant.setup.inputs, run_dir, env.assets.static_dir],
+    tls_dir = [env.tls.key.parent] if env.tls else []
+    run_as = users.for_server([variant.folder, *variant.setup.inputs, run_dir, env.assets.static_dir, *tls_dir],
                               variant.start.root, say)
     # Owned by the server's user and not world-writable: what the server writes at run time goes here.
     os.chown(run_dir, run_as.uid, run_as.gid)
     os.chmod(run_dir, 0o755)
+    if env.tls is not None:
+        certs.hand_to(env.tls, run_as.uid, run_as.gid)
     command = command_for(variant, env.host, port, env.worker_count)
     # setpriv rather than Popen(user=): it also sets the group and clears root's supplementary groups.
     argv = ["bash", "-c", command] if not run_as.switches else [
@@ -34,4 +38,4 @@ def start(variant: Variant, env: Environment) -> Server:
     os.chown(log, run_as.uid, run_as.gid)
     running = process.start(argv, cwd=variant.folder, env=server_env(variant, env, port, run_dir), cpus=env.cpus,
                             log=log, port=port)
-    return await_ready(Server(variant, port, log, running, str(run_as)))
+    return await_ready(Server(variant, port, log, running, str(run_as), ca=env.tls.ca if env.tls else None))

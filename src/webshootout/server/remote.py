@@ -4,10 +4,12 @@ already, at the same paths: the harness ships them (ship.paths_for, and the asse
 
 from __future__ import annotations
 
+import posixpath
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..services import certs
 from ..system import process
 from . import base as server
 from ..stacks.catalog import Variant
@@ -80,24 +82,37 @@ def _login(remote: Remote) -> str:
     return user if at else "the ssh login"
 
 
+def _certs_there(remote: Remote, made: certs.Certs, run_dir: str) -> dict[str, str]:
+    """The run's certificate and key copied into the server's run directory on the app host (mode kept: the
+    key stays 0600), removed with that directory; TLS_CERT and TLS_KEY naming them there."""
+    there = posixpath.join(run_dir, "tls")
+    remote.copy_folder(made.key.parent, there)
+    return certs.server_env(certs.Certs(*(Path(there, path.name) for path in (made.ca, made.cert, made.key))))
+
+
 def start(variant: Variant, env: server.Environment) -> server.Server:
     """Starts `variant` on env.app and waits until its ready path answers 200 at env.host; on failure nothing
     is left running there and process.StartError says why."""
     remote = env.app
+    values = {}
     try:
         port = remote.free_port(env.host)
         run_dir = work_dir("servers", variant.id)
         remote.run(["sh", "-c", _RUN_DIR, "run-dir", run_dir], timeout=60)
+        if env.tls is not None:
+            values = _certs_there(remote, env.tls, run_dir)
     except RemoteError as exc:
         raise process.StartError(f"cannot prepare {variant.id} on {remote}: {exc}") from None
     log = env.logs / f"{variant.id}.log"
     command = server.command_for(variant, env.host, port, env.worker_count)
     try:
         started = remote.start(["bash", "-c", command], log=log, cwd=str(variant.folder),
-                               env=server.server_env(variant, env, port, Path(run_dir)), cpus=env.cpus)
+                               env={**server.server_env(variant, env, port, Path(run_dir)), **values},
+                               cpus=env.cpus)
     except RemoteError as exc:
         raise process.StartError(str(exc)) from None
     running = RemoteRunning(started, RemoteGroup(remote, started.pgid), env.host, port)
     # Servers there run as the ssh login: dropping privileges on a remote host is not done yet.
     return server.await_ready(server.Server(variant=variant, port=port, log=log, running=running,
-                                            user=f"{_login(remote)} on {remote}", host=env.host))
+                                            user=f"{_login(remote)} on {remote}", host=env.host,
+                                            ca=env.tls.ca if env.tls else None))

@@ -65,6 +65,23 @@ class Fairness:
 
 
 @dataclass(frozen=True)
+class Transport:
+    """What a server serves besides cleartext HTTP/1.1 (the manifest's [transport] table; transport contract in
+    docs/adding-a-framework.md): TLS on PORT when given TLS_CERT and TLS_KEY, h2 by ALPN over it, h2c."""
+
+    tls: bool = False
+    h2: bool = False
+    h2c: bool = False
+    note: str | None = None  # how the server does it
+
+    @property
+    def serves(self) -> tuple[str, ...]:
+        """Its transports, by the names points and reports use: "h1", "h1+tls", "h2+tls", "h2c"."""
+        claimed = (("h1", True), ("h1+tls", self.tls), ("h2+tls", self.h2), ("h2c", self.h2c))
+        return tuple(name for name, on in claimed if on)
+
+
+@dataclass(frozen=True)
 class Variant:
     """One runnable thing: a framework's base manifest or one of its variants, fully merged."""
 
@@ -84,17 +101,20 @@ class Variant:
     session_store: str = "postgres"  # where the session counter lives; the check reads it there
     fairness: Fairness | None = None  # None only for an unavailable variant
     outside_contract: str | None = None  # why this variant is not comparable with contract rows
+    transport: Transport = Transport()  # cleartext HTTP/1.1 only, unless the manifest says more
 
     def path_of(self, workload: str) -> str | None:
         return dict(self.workloads).get(workload)
 
 
 _TOP_KEYS = {"schema", "name", "display", "language", "version", "server", "kind", "unavailable",
-             "session_store", "setup", "start", "workloads", "variants", "fairness", "outside_contract"}
+             "session_store", "setup", "start", "workloads", "variants", "fairness", "outside_contract",
+             "transport"}
 _VARIANT_KEYS = _TOP_KEYS - {"schema", "name", "variants"}
 _SETUP_KEYS = {"requires", "apt", "commands", "inputs"}
 _START_KEYS = {"command", "env", "ready", "timeout", "warmup", "root"}
 _FAIRNESS_TEXT = ("processes", "threads", "pool", "keepalive", "production")
+_TRANSPORT_FLAGS = ("tls", "h2", "h2c")
 # Tables a variant replaces whole: a variant may implement fewer workloads, or depart on fewer knobs.
 _REPLACED = {"workloads", "departures"}
 
@@ -183,6 +203,22 @@ def _fairness(check: _Checker, data: dict) -> Fairness | None:
                     **_database_classes(check, table, check.table(data, "workloads")))
 
 
+def _transport(check: _Checker, data: dict) -> Transport:
+    if "transport" not in data:
+        return Transport()
+    table = check.table(data, "transport")
+    check.keys(table, {*_TRANSPORT_FLAGS, "note"}, "transport.")
+    for field in _TRANSPORT_FLAGS:
+        if not isinstance(table.get(field, False), bool):
+            raise check.fail(f"transport.{field}", "true or false", table[field])
+    transport = Transport(**{f: table.get(f, False) for f in _TRANSPORT_FLAGS},
+                          note=check.string(table, "note", prefix="transport."))
+    if transport.h2 and not transport.tls:
+        raise check.fail("transport.h2", "false unless tls = true (h2 is offered by ALPN over TLS; "
+                                         "cleartext HTTP/2 is h2c)", True)
+    return transport
+
+
 def _build(data: dict, vid: str, folder: Path, manifest: Path, where: str) -> Variant:
     check = _Checker(manifest, where)
     name = check.string(data, "name")
@@ -246,6 +282,7 @@ def _build(data: dict, vid: str, folder: Path, manifest: Path, where: str) -> Va
         workloads=tuple((w, workloads_t[w]) for w in WORKLOADS if w in workloads_t),
         unavailable=unavailable, session_store=session_store, fairness=_fairness(check, data),
         outside_contract=check.string(data, "outside_contract", required=False),
+        transport=_transport(check, data),
     )
 
 

@@ -25,7 +25,7 @@ MARKER = ".setup-done"
 LOCK = ".setup-lock"
 
 # The harness's own tools: executable -> Debian package.
-HARNESS_TOOLS = {"wrk": "wrk", "ab": "apache2-utils", "taskset": "util-linux"}
+HARNESS_TOOLS = {"wrk": "wrk", "ab": "apache2-utils", "h2load": "nghttp2-client", "taskset": "util-linux"}
 
 
 class SetupError(RuntimeError):

@@ -6,7 +6,9 @@ from __future__ import annotations
 import contextlib
 import http.client
 import socket
+import ssl
 import threading
+from pathlib import Path
 from typing import Iterator
 from urllib.parse import urlsplit
 
@@ -49,10 +51,28 @@ def deadline(connection: http.client.HTTPConnection, timeout: float) -> Iterator
         raise GetError(f"not complete after {timeout:g} s")
 
 
-def get(url: str, timeout: float, limit: int = LIMIT) -> tuple[int, bytes]:
-    """(status, body) of GET url; raises GetError on a connection failure, a timeout or a body over limit."""
+def tls_context(ca: Path | None, alpn: tuple[str, ...] = ("http/1.1",)) -> ssl.SSLContext:
+    """A client context that trusts the PEM CA `ca` (the run's throwaway one) alone, checks the server's name or
+    IP address against its certificate, and offers the protocols `alpn`."""
+    context = ssl.create_default_context(cafile=ca)
+    context.set_alpn_protocols(list(alpn))
+    return context
+
+
+def connection_for(url: str, timeout: float, ca: Path | None = None) -> http.client.HTTPConnection:
+    """A connection to url's host: HTTP/1.1 over TLS for https, verified against `ca`."""
     parts = urlsplit(url)
-    connection = http.client.HTTPConnection(parts.hostname, parts.port or 80, timeout=timeout)
+    if parts.scheme == "https":
+        return http.client.HTTPSConnection(parts.hostname, parts.port or 443, timeout=timeout,
+                                           context=tls_context(ca))
+    return http.client.HTTPConnection(parts.hostname, parts.port or 80, timeout=timeout)
+
+
+def get(url: str, timeout: float, limit: int = LIMIT, ca: Path | None = None) -> tuple[int, bytes]:
+    """(status, body) of GET url (https: verified against `ca`); raises GetError on a connection or TLS failure,
+    a timeout or a body over limit."""
+    parts = urlsplit(url)
+    connection = connection_for(url, timeout, ca)
     try:
         with deadline(connection, timeout):
             connection.request("GET", parts.path + (f"?{parts.query}" if parts.query else ""))

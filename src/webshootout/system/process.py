@@ -274,15 +274,16 @@ def _pin_threads(cpus) -> None:
             os.sched_setaffinity(int(tid), cpus)
 
 
-def wait_ready(running: Running, url: str, timeout: float) -> None:
-    """Polls url until it answers 200; raises StartError when the process exits or time runs out."""
+def wait_ready(running: Running, url: str, timeout: float, ca: Path | None = None) -> None:
+    """Polls url (https: verified against the PEM CA `ca`) until it answers 200; raises StartError when the
+    process exits or time runs out."""
     deadline = time.monotonic() + timeout
     last = "no answer"
     while time.monotonic() < deadline:
         if not running.alive():
             raise StartError(f"exited with code {running.popen.returncode} before it was ready")
         try:
-            status, _ = httpget.get(url, timeout=2)
+            status, _ = httpget.get(url, timeout=2, ca=ca)
             if status == 200:
                 return
             last = f"status {status}"

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..services.assets import Assets
-from .probe import Response, Visitor
+from .probe import Link, Response, Visitor, framed
 from ..services.postgres import Postgres
 from .headers import DATE_TICK, content_type_matches, server_and_date
 
@@ -46,8 +46,8 @@ class Answer:
 class CheckedVisitor(Visitor):
     """A Visitor that refuses any answer without a Server header and a current Date."""
 
-    def __init__(self, host: str, port: int, cookies: bool, answers: list[Answer], timeout: float = 10.0):
-        super().__init__(host, port, timeout=timeout, cookies=cookies)
+    def __init__(self, answers: list[Answer], *args, **kwargs):
+        super().__init__(*args, **kwargs)  # Visitor's
         self._answers = answers
 
     def get(self, path: str) -> Response:
@@ -73,12 +73,14 @@ class Context:
     assets: Assets
     session_store: str = "postgres"
     updates_style: str | None = None  # the manifest's fairness.updates: "per-row" or "batched"
+    link: Link = Link()  # how its visitors reach the server (cleartext HTTP/1.1 unless told otherwise)
     _visitors: list[Visitor] = field(default_factory=list, compare=False, repr=False)
     _answers: list[Answer] = field(default_factory=list, compare=False, repr=False)
     _later: list[Callable[[Response, Response], None]] = field(default_factory=list, compare=False, repr=False)
 
     def visitor(self, cookies: bool = True, timeout: float = 10.0) -> Visitor:
-        visitor = CheckedVisitor(self.host, self.port, cookies, self._answers, timeout)
+        visitor = CheckedVisitor(self._answers, self.host, self.port, timeout=timeout, cookies=cookies,
+                                 link=self.link)
         self._visitors.append(visitor)
         return visitor
 
@@ -117,8 +119,7 @@ def shown(data: bytes | str, limit: int = 120) -> str:
 def expect(request: str, response: Response, *, status: int = 200, content_type: str | None = None) -> None:
     if response.status != status:
         raise VerifyError(request, f"status {response.status}, expected {status}; body {shown(response.body)}")
-    framed = "content-length" in response.headers or "chunked" in response.headers.get("transfer-encoding", "")
-    if not framed:
+    if not framed(response.headers):
         raise VerifyError(request, "response has neither Content-Length nor chunked encoding")
     if content_type is not None and not content_type_matches(response.content_type, content_type):
         anything = "" if ";" in content_type else " (parameters such as a charset allowed)"

@@ -8,7 +8,11 @@ probe counts those reconnections instead of hiding them.
 from __future__ import annotations
 
 import http.client
+import ssl
 from dataclasses import dataclass
+from pathlib import Path
+
+from ..system import httpget
 
 # A server may drop a connection right after its answer without saying so; the next request on it fails
 # with one of these before any byte of an answer arrives, and is sent again on a new connection.
@@ -30,12 +34,14 @@ class KeepAlive:
 
 
 class _CountingConnection(http.client.HTTPConnection):
-    def __init__(self, host: str, port: int, timeout: float):
+    def __init__(self, host: str, port: int, timeout: float, tls: ssl.SSLContext | None):
         super().__init__(host, port, timeout=timeout)
-        self.opened = 0
+        self.opened, self.tls = 0, tls
 
     def connect(self) -> None:
         super().connect()
+        if self.tls is not None:  # as HTTPSConnection does, with the count kept
+            self.sock = self.tls.wrap_socket(self.sock, server_hostname=self.host)
         self.opened += 1
 
 
@@ -46,13 +52,14 @@ def _exchange(conn: _CountingConnection, path: str) -> None:
     conn.getresponse().read()
 
 
-def probe(host: str, port: int, path: str, requests: int = 5, timeout: float = 10.0) -> KeepAlive:
-    """Sends `requests` GETs of `path` one after another from one HTTP/1.1 client, which reuses its
-    connection whenever the server lets it; raises OSError or http.client.HTTPException when the server
-    does not answer."""
+def probe(host: str, port: int, path: str, requests: int = 5, timeout: float = 10.0,
+          ca: Path | None = None) -> KeepAlive:
+    """Sends `requests` GETs of `path` one after another from one HTTP/1.1 client (over TLS verified against
+    `ca` when given), which reuses its connection whenever the server lets it; raises OSError or
+    http.client.HTTPException when the server does not answer."""
     if requests < 1:
         raise ValueError(f"requests: expected at least 1, got {requests}")
-    conn = _CountingConnection(host, port, timeout)
+    conn = _CountingConnection(host, port, timeout, httpget.tls_context(ca) if ca else None)
     try:
         for _ in range(requests):
             try:

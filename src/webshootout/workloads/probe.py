@@ -1,15 +1,45 @@
-"""A small HTTP/1.1 client for verification: one keep-alive connection, a cookie jar of its own."""
+"""A small HTTP client for verification: one keep-alive connection, a cookie jar of its own; HTTP/1.1 in
+cleartext or over TLS here, HTTP/2 through probe_h2."""
 
 from __future__ import annotations
 
 import http.client
 from dataclasses import dataclass
 from http.cookies import CookieError, SimpleCookie
+from pathlib import Path
+from typing import Mapping
 
 from ..system import httpget
+from . import probe_h2
 
 # Every answer of the contract is small; a server that streams more is cut off, not read forever.
 BODY_LIMIT = 8 << 20
+
+
+@dataclass(frozen=True)
+class Link:
+    """How the client reaches a server: cleartext HTTP/1.1 unless told otherwise."""
+
+    ca: Path | None = None  # TLS, verified against this PEM CA (the run's throwaway one)
+    http2: bool = False  # HTTP/2: offered alone by ALPN over TLS, with prior knowledge (h2c) in cleartext
+
+    @property
+    def name(self) -> str:
+        """As catalog.Transport.serves names it: "h1", "h1+tls", "h2+tls" or "h2c"."""
+        if self.http2:
+            return "h2+tls" if self.ca else "h2c"
+        return "h1+tls" if self.ca else "h1"
+
+    @property
+    def scheme(self) -> str:
+        return "https" if self.ca else "http"
+
+
+def framed(headers: Mapping[str, str]) -> bool:
+    """Whether an answer says where its body ends: HTTP/1.1 by Content-Length or chunked encoding; HTTP/2 (its
+    headers hold the :status pseudo-header, which the HTTP/2 client keeps) by its stream's END_STREAM flag."""
+    return ("content-length" in headers or "chunked" in headers.get("transfer-encoding", "")
+            or ":status" in headers)
 
 
 @dataclass(frozen=True)
@@ -32,18 +62,21 @@ class Visitor:
     """A browser-like client: keeps its cookies, reuses its connection. Straight to the server (no proxy from
     the environment), each request done within `timeout` in all, bodies at most BODY_LIMIT bytes."""
 
-    def __init__(self, host: str, port: int, timeout: float = 10.0, cookies: bool = True):
-        self.host, self.port, self.timeout = host, port, timeout
+    def __init__(self, host: str, port: int, timeout: float = 10.0, cookies: bool = True, link: Link = Link()):
+        self.host, self.port, self.timeout, self.link = host, port, timeout, link
         self.keep_cookies = cookies
         self.cookies: dict[str, str] = {}
         self._conn: http.client.HTTPConnection | None = None
+        self._h2 = None  # probe_h2.Client, once an HTTP/2 link has connected
 
     def get(self, path: str) -> Response:
         headers = {}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if self.link.http2:
+            return self._keep_cookies(self._get_h2(path, headers))
         for attempt in (1, 2):
-            conn = self._conn or http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+            conn = self._conn or self._connection()
             self._conn = conn
             try:
                 with httpget.deadline(conn, self.timeout):
@@ -60,23 +93,55 @@ class Visitor:
                 if attempt == 2:
                     raise
         set_cookies = tuple(raw.headers.get_all("Set-Cookie") or ())
+        if raw.will_close:
+            self.close()
+        return self._keep_cookies(Response(raw.status, joined(raw.headers.items()), set_cookies, body))
+
+    def _connection(self) -> http.client.HTTPConnection:
+        if self.link.ca is None:
+            return http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        return http.client.HTTPSConnection(self.host, self.port, timeout=self.timeout,
+                                           context=httpget.tls_context(self.link.ca))
+
+    def _get_h2(self, path: str, headers: dict[str, str]) -> Response:
+        if self._h2 is None:
+            self._h2 = probe_h2.Client(self.host, self.port, self.timeout, self.link.ca)
+        try:
+            status, pairs, body = self._h2.get(path, headers, BODY_LIMIT)
+        except BaseException:
+            self.close()  # a connection left mid-exchange is not used again
+            raise
+        return h2_response(status, pairs, body)
+
+    def _keep_cookies(self, response: Response) -> Response:
         if self.keep_cookies:
-            for line in set_cookies:
+            for line in response.set_cookies:
                 try:
                     jar = SimpleCookie(line)
                 except CookieError:
                     continue
                 for name, morsel in jar.items():
                     self.cookies[name] = morsel.value
-        headers_out: dict[str, str] = {}
-        for name, value in raw.headers.items():
-            key = name.lower()
-            headers_out[key] = f"{headers_out[key]}, {value}" if key in headers_out else value
-        if raw.will_close:
-            self.close()
-        return Response(raw.status, headers_out, set_cookies, body)
+        return response
 
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+        if self._h2 is not None:
+            self._h2.close()
+            self._h2 = None
+
+
+def h2_response(status: int, pairs: list[tuple[str, str]], body: bytes) -> Response:
+    """An HTTP/2 answer as a Response; its headers keep the :status pseudo-header (see framed)."""
+    return Response(status, joined(pairs), tuple(v for n, v in pairs if n == "set-cookie"), body)
+
+
+def joined(headers) -> dict[str, str]:
+    """(name, value) pairs as Response.headers holds them: lower-case names, repeats joined with ", "."""
+    found: dict[str, str] = {}
+    for name, value in headers:
+        key = name.lower()
+        found[key] = f"{found[key]}, {value}" if key in found else value
+    return found

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from .probe import Response
+from .probe import Response, framed
 from .base import VerifyError
 
 FAIL, WARN = "fail", "warn"
@@ -61,7 +61,8 @@ def header_problems(headers: Mapping[str, str], later: Mapping[str, str], kind: 
     names, as Response.headers has them); kind is "json", "plaintext" or "html"."""
     found = [Problem(FAIL, f"Required response header missing: {name}")
              for name in ("Server", "Date", "Content-Type") if name.lower() not in headers]
-    if "content-length" not in headers and "transfer-encoding" not in headers:
+    # Their rule is HTTP/1.1's; an HTTP/2 answer is framed by its stream (probe.framed).
+    if "transfer-encoding" not in headers and not framed(headers):
         found.append(Problem(FAIL, 'Required response size header missing, please include either '
                                    '"Content-Length" or "Transfer-Encoding"'))
     date = headers.get("date")

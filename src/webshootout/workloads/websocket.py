@@ -3,6 +3,7 @@
 from websockets.exceptions import WebSocketException
 from websockets.sync.client import connect
 
+from ..system import httpget
 from .base import Context, Target, VerifyError, shown
 
 MESSAGES = ("hello", "Hello, World! ünïcødé ✓", "x" * 4000)
@@ -10,9 +11,11 @@ LOAD_MESSAGE = "Hello, World!"
 
 
 def verify(ctx: Context) -> None:
-    url = f"ws://{ctx.host}:{ctx.port}{ctx.path}"
+    tls = ctx.link.ca is not None
+    url = f"{'wss' if tls else 'ws'}://{ctx.host}:{ctx.port}{ctx.path}"
     try:
-        with connect(url, open_timeout=10, close_timeout=2) as ws:
+        with connect(url, open_timeout=10, close_timeout=2,
+                     ssl=httpget.tls_context(ctx.link.ca) if tls else None) as ws:
             for message in MESSAGES:
                 ws.send(message)
                 echoed = ws.recv(timeout=10)

@@ -1,0 +1,64 @@
+"""The manifest's [transport] table (docs/adding-a-framework.md)."""
+
+import pytest
+
+from manifests import BASE
+from webshootout.commands.list import transport as listed
+from webshootout.stacks import catalog
+from webshootout.stacks.catalog import ManifestError, Transport
+
+TABLE = '[transport]\ntls = true\nh2 = true\nh2c = true\nnote = "ListenAndServeTLS"\n'
+
+
+def load(tmp_path, text):
+    folder = tmp_path / "frameworks" / "python" / "demo"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "framework.toml").write_text(text)
+    return catalog.load_manifest(folder / "framework.toml")
+
+
+def error_of(tmp_path, text) -> str:
+    with pytest.raises(ManifestError) as info:
+        load(tmp_path, text)
+    return str(info.value)
+
+
+def test_without_the_table_a_stack_serves_cleartext_http1_only(tmp_path):
+    (variant,) = load(tmp_path, BASE)
+    assert variant.transport == Transport() and variant.transport.serves == ("h1",)
+    assert listed(variant.transport) == "-"
+
+
+def test_the_table_says_what_it_serves(tmp_path):
+    (variant,) = load(tmp_path, BASE + TABLE)
+    assert variant.transport == Transport(tls=True, h2=True, h2c=True, note="ListenAndServeTLS")
+    assert variant.transport.serves == ("h1", "h1+tls", "h2+tls", "h2c")
+    assert listed(variant.transport) == "tls,h2,h2c"
+
+
+def test_missing_flags_are_false_and_a_variant_may_turn_one_off(tmp_path):
+    base, plain = load(tmp_path, BASE + '[transport]\ntls = true\nnote = "x"\n'
+                                        '[variants.plain]\ntransport = { tls = false }\n')
+    assert base.transport.serves == ("h1", "h1+tls")
+    assert plain.transport == Transport(note="x")
+
+
+@pytest.mark.parametrize("table, expected", [
+    ('tls = "yes"\nnote = "x"', "framework.toml: transport.tls: expected true or false, got 'yes'"),
+    ('h2c = 1\nnote = "x"', "transport.h2c: expected true or false, got 1"),
+    ("tls = true", "transport.note: expected a string (missing)"),
+    ('tls = true\nnote = ""', "transport.note: expected a non-empty string, got ''"),
+    ('tls = true\nquic = true\nnote = "x"', "transport.quic: expected one of"),
+    ('h2 = true\nnote = "x"', "transport.h2: expected false unless tls = true"),
+])
+def test_bad_tables_name_the_file_and_the_field(tmp_path, table, expected):
+    assert expected in error_of(tmp_path, BASE + f"[transport]\n{table}\n")
+
+
+def test_a_bad_variant_table_names_the_variant(tmp_path):
+    message = error_of(tmp_path, BASE + TABLE + '[variants.odd]\ntransport = { h2c = "no" }\n')
+    assert "variants.odd.transport.h2c: expected true or false" in message
+
+
+def test_transport_must_be_a_table(tmp_path):
+    assert "transport: expected a table, got 'tls'" in error_of(tmp_path, 'transport = "tls"\n' + BASE)
