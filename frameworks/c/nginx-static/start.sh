@@ -7,7 +7,22 @@ cd "$(dirname "$0")"
 if [ "$(id -u)" = 0 ]; then NGINX_USER="user www-data;"; else NGINX_USER=""; fi
 export NGINX_USER
 
-envsubst '${NGINX_USER} ${WORKERS} ${RUN_DIR} ${HOST} ${PORT} ${STATIC_DIR}' \
+# TLS on PORT when the harness gives a certificate: nginx's own ssl module, h2 offered by ALPN through the
+# listen's http2 parameter (nginx 1.22 predates the `http2 on;` directive). Cleartext stays HTTP/1.1 only:
+# http2 on a cleartext listen makes 1.22 take prior-knowledge h2 alone and refuse HTTP/1.1.
+TLS_LISTEN=""
+TLS_CONFIG=""
+if [ -n "${TLS_CERT:-}" ] || [ -n "${TLS_KEY:-}" ]; then
+    TLS_LISTEN=" ssl http2"
+    # The session cache as nginx's "Configuring HTTPS servers" guide sets it: one cache for all workers.
+    TLS_CONFIG="        ssl_certificate ${TLS_CERT:?TLS_CERT and TLS_KEY must be set together};
+        ssl_certificate_key ${TLS_KEY:?TLS_CERT and TLS_KEY must be set together};
+        ssl_protocols TLSv1.2 TLSv1.3;
+        ssl_session_cache shared:SSL:10m;"
+fi
+export TLS_LISTEN TLS_CONFIG
+
+envsubst '${NGINX_USER} ${WORKERS} ${RUN_DIR} ${HOST} ${PORT} ${STATIC_DIR} ${TLS_LISTEN} ${TLS_CONFIG}' \
     < nginx.conf.template > "$RUN_DIR/nginx.conf"
 # -p and -e keep nginx from touching its compiled-in prefix and /var/log/nginx before it reads the config.
 exec nginx -p "$RUN_DIR" -e stderr -c "$RUN_DIR/nginx.conf" -g 'daemon off;'

@@ -45,5 +45,5 @@ func main() {
 	r.Handle("/static/*", http.StripPrefix("/static/", http.FileServer(http.Dir(b.StaticDir))))
 
 	log.Printf("listening on %s with GOMAXPROCS=%d", b.Addr, b.Workers)
-	log.Fatal(http.ListenAndServe(b.Addr, stdhttp.WithServer("chi", r)))
+	log.Fatal(stdhttp.ListenAndServe(b, stdhttp.WithServer("chi", r)))
 }

@@ -22,7 +22,12 @@ type Env struct {
 	DatabaseURL string
 	HashFile    HashFile
 	StaticDir   string
+	TLSCert     string // PEM paths; both set: serve TLS on Addr (and only TLS), both unset: cleartext
+	TLSKey      string
 }
+
+// TLS says whether the harness asked for TLS on Addr.
+func (e Env) TLS() bool { return e.TLSCert != "" }
 
 func variable(name string) (string, error) {
 	value, ok := os.LookupEnv(name)
@@ -64,6 +69,11 @@ func loadEnv() (Env, error) {
 		DatabaseURL: str("DATABASE_URL"),
 		HashFile:    HashFile(str("HASH_FILE")),
 		StaticDir:   str("STATIC_DIR"),
+		TLSCert:     os.Getenv("TLS_CERT"),
+		TLSKey:      os.Getenv("TLS_KEY"),
+	}
+	if (env.TLSCert == "") != (env.TLSKey == "") {
+		errs = append(errs, errors.New("TLS_CERT and TLS_KEY must be set together"))
 	}
 	return env, errors.Join(errs...)
 }

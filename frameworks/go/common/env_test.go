@@ -63,3 +63,17 @@ func TestOpenPoolTakesMinAndMaxFromDBPool(t *testing.T) {
 		t.Errorf("MaxConns %d, MinConns %d, want 3 and 3", cfg.MaxConns, cfg.MinConns)
 	}
 }
+
+func TestLoadEnvTakesTLSPathsTogetherOnly(t *testing.T) {
+	setAll(t, validEnv())
+	t.Setenv("TLS_CERT", "/tmp/cert.pem")
+	t.Setenv("TLS_KEY", "")
+	if _, err := loadEnv(); err == nil || !strings.Contains(err.Error(), "TLS_CERT and TLS_KEY") {
+		t.Errorf("one TLS path alone: error %v", err)
+	}
+	t.Setenv("TLS_KEY", "/tmp/key.pem")
+	env, err := loadEnv()
+	if err != nil || !env.TLS() || env.TLSKey != "/tmp/key.pem" {
+		t.Errorf("both TLS paths: %+v, %v", env, err)
+	}
+}

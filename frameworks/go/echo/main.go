@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"webshootout/common"
+	"webshootout/common/stdhttp"
 )
 
 type app struct {
@@ -119,5 +120,7 @@ func main() {
 	e.Static("/static", b.StaticDir)
 
 	log.Printf("listening on %s with GOMAXPROCS=%d", b.Addr, b.Workers)
-	log.Fatal(e.Start(b.Addr))
+	// Echo's documented custom-server form (an http.Server with Echo as Handler) in place of e.Start,
+	// so that TLS, h2 and h2c come from net/http itself (../common/stdhttp/serve.go).
+	log.Fatal(stdhttp.ListenAndServe(b, e))
 }

@@ -2,6 +2,7 @@
 package main
 
 import (
+	"crypto/tls"
 	"encoding/json"
 	"log"
 	"strconv"
@@ -160,5 +161,11 @@ func main() {
 	server := &fasthttp.Server{Handler: a.route, Name: "fasthttp"}
 
 	log.Printf("listening on %s with GOMAXPROCS=%d", b.Addr, b.Workers)
+	if b.TLS() {
+		// fasthttp's own TLS (crypto/tls). It has no HTTP/2, so ALPN names http/1.1 alone; the certificate
+		// is added to this config by ListenAndServeTLS.
+		server.TLSConfig = &tls.Config{NextProtos: []string{"http/1.1"}}
+		log.Fatal(server.ListenAndServeTLS(b.Addr, b.TLSCert, b.TLSKey))
+	}
 	log.Fatal(server.ListenAndServe(b.Addr))
 }

@@ -2,7 +2,9 @@
 package main
 
 import (
+	"crypto/tls"
 	"log"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -102,5 +104,25 @@ func main() {
 	server.Static("/static", b.StaticDir)
 
 	log.Printf("listening on %s with GOMAXPROCS=%d", b.Addr, b.Workers)
+	if b.TLS() {
+		log.Fatal(listenTLS(server, b))
+	}
 	log.Fatal(server.Listen(b.Addr))
+}
+
+// listenTLS is fiber's documented custom-listener form (app.Listener over a crypto/tls listener) rather
+// than app.ListenTLS, whose config offers no ALPN: fasthttp has no HTTP/2, so ALPN names http/1.1 alone.
+func listenTLS(server *fiber.App, b *common.Backend) error {
+	cert, err := tls.LoadX509KeyPair(b.TLSCert, b.TLSKey)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen(fiber.NetworkTCP4, b.Addr) // what app.Listen uses by default
+	if err != nil {
+		return err
+	}
+	return server.Listener(tls.NewListener(ln, &tls.Config{
+		Certificates: []tls.Certificate{cert},
+		NextProtos:   []string{"http/1.1"},
+	}))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"webshootout/common"
+	"webshootout/common/stdhttp"
 )
 
 type app struct {
@@ -109,5 +110,7 @@ func main() {
 	r.Static("/static", b.StaticDir)
 
 	log.Printf("listening on %s in %s mode with GOMAXPROCS=%d", b.Addr, gin.Mode(), b.Workers)
-	log.Fatal(r.Run(b.Addr))
+	// Gin's documented custom-server form (an http.Server with the engine as Handler) in place of
+	// r.Run, so that TLS, h2 and h2c come from net/http itself (../common/stdhttp/serve.go).
+	log.Fatal(stdhttp.ListenAndServe(b, r.Handler()))
 }

@@ -51,5 +51,5 @@ func main() {
 	mux.HandleFunc("GET /ws", echo)
 
 	log.Printf("listening on %s with GOMAXPROCS=%d", b.Addr, b.Workers)
-	log.Fatal(http.ListenAndServe(b.Addr, stdhttp.WithServer("Go net/http", mux)))
+	log.Fatal(stdhttp.ListenAndServe(b, stdhttp.WithServer("Go net/http", mux)))
 }

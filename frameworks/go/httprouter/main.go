@@ -42,5 +42,5 @@ func main() {
 	router.ServeFiles("/static/*filepath", http.Dir(b.StaticDir))
 
 	log.Printf("listening on %s with GOMAXPROCS=%d", b.Addr, b.Workers)
-	log.Fatal(http.ListenAndServe(b.Addr, stdhttp.WithServer("httprouter", router)))
+	log.Fatal(stdhttp.ListenAndServe(b, stdhttp.WithServer("httprouter", router)))
 }

@@ -5,6 +5,7 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs/promises');
 const http = require('node:http');
+const https = require('node:https');
 const cookieParser = require('cookie-parser');
 const express = require('express');
 const { Pool } = require('pg');
@@ -13,6 +14,7 @@ const { positiveInteger } = require('../common/env.js');
 const hashing = require('../common/hash.js');
 const { bump } = require('../common/sessions.js');
 const tfb = require('../common/tfb.js');
+const { tlsFiles } = require('../common/tls.js');
 
 const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL, SECRET_KEY } = process.env;
 const COOKIE = 'uid';
@@ -125,7 +127,10 @@ app.get('/hash', async (req, res) => {
   res.type('text/plain').send(hashing.iteratedSha256Hex(await fs.readFile(HASH_FILE), Number(raw)));
 });
 
-const server = http.createServer(app);
+// With TLS_CERT/TLS_KEY, node's https server (HTTP/1.1 over TLS): Express's req/res extend node:http's
+// objects and do not run on node:http2's, so there is no HTTP/2. Unset: cleartext as before.
+const tls = tlsFiles();
+const server = tls === null ? http.createServer(app) : https.createServer(tls, app);
 // Express has no WebSocket support of its own: ws shares the HTTP server.
 const wss = new WebSocketServer({ server, path: '/ws' });
 wss.on('connection', (ws) => {

@@ -9,6 +9,7 @@ const { positiveInteger } = require('../common/env.js');
 const hashing = require('../common/hash.js');
 const { bump } = require('../common/sessions.js');
 const tfb = require('../common/tfb.js');
+const { tlsFiles } = require('../common/tls.js');
 
 const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL, SECRET_KEY } = process.env;
 const COOKIE = 'uid';
@@ -29,7 +30,12 @@ const worldsSchema = {
   response: { 200: { type: 'array', items: worldSchema.response[200] } },
 };
 
-const app = Fastify({ logger: false });
+// With TLS_CERT/TLS_KEY, Fastify's own http2 + https options: HTTP/2 over TLS by ALPN, and allowHTTP1 so
+// HTTP/1.1 clients (and the WebSocket upgrade) are still served on the same port. Unset: cleartext HTTP/1.1.
+const tls = tlsFiles();
+const app = Fastify(tls === null
+  ? { logger: false }
+  : { logger: false, http2: true, https: { allowHTTP1: true, ...tls } });
 // Fastify sets no Server header of its own (node's http module sets a current Date): a hook adds it to
 // every reply, the static files' and the 404s' included.
 app.addHook('onRequest', (request, reply, done) => {

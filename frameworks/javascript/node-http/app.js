@@ -4,6 +4,7 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
+const http2 = require('node:http2');
 const path = require('node:path');
 const ejs = require('ejs');
 const { Pool } = require('pg');
@@ -12,6 +13,7 @@ const { positiveInteger } = require('../common/env.js');
 const hashing = require('../common/hash.js');
 const { bump } = require('../common/sessions.js');
 const tfb = require('../common/tfb.js');
+const { tlsFiles } = require('../common/tls.js');
 
 const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL } = process.env;
 const COOKIE = 'uid';
@@ -126,15 +128,23 @@ async function route(req, res) {
   }
 }
 
-const server = http.createServer((req, res) => {
-  // node's http sets a current Date on every response by itself, but no Server header.
+function handle(req, res) {
+  // node's http (and http2's compatibility API) sets a current Date on every response, but no Server header.
   res.setHeader('Server', 'Node.js');
   route(req, res).catch((err) => {
     console.error(err);
     if (!res.headersSent) text(res, 'internal error', 500);
     else res.destroy();
   });
-});
+}
+
+// With TLS_CERT/TLS_KEY, node:http2's secure server: HTTP/2 by ALPN, and allowHTTP1 hands HTTP/1.1
+// connections (and the WebSocket upgrade) to node:http's parser on the same port; the compatibility API
+// gives the same handler both. Unset: cleartext HTTP/1.1 as before.
+const tls = tlsFiles();
+const server = tls === null
+  ? http.createServer(handle)
+  : http2.createSecureServer({ allowHTTP1: true, ...tls }, handle);
 
 const wss = new WebSocketServer({ noServer: true });
 wss.on('connection', (ws) => {

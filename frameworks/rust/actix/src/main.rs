@@ -1,5 +1,7 @@
 //! webshootout workloads on actix-web 4 (see docs/workloads.md).
 
+use std::io::ErrorKind;
+
 use actix_web::{
     App, HttpRequest, HttpResponse, HttpServer, Responder, error, get,
     cookie::{Cookie, SameSite},
@@ -7,8 +9,9 @@ use actix_web::{
     middleware::DefaultHeaders,
     web,
 };
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, pem::PemObject};
 use serde::Serialize;
-use shootout_common::env::Env;
+use shootout_common::env::{Env, Tls};
 use shootout_common::techempower::{self, CountQuery, QueriesQuery, Template, WorldCache};
 use shootout_common::workloads::{self, HashQuery, Pool, SESSION_COOKIE, World};
 
@@ -123,7 +126,7 @@ async fn main() -> std::io::Result<()> {
     let data = web::Data::new(AppData { pool: workloads::pool(&env), hash_file: env.hash_file.clone(), cache: WorldCache::default() });
     let static_dir = env.static_dir.clone();
     eprintln!("actix-shootout listening on {} with {} workers", env.address, env.workers);
-    HttpServer::new(move || {
+    let server = HttpServer::new(move || {
         // actix-http sets a current Date itself (refreshed by its date service); the Server header
         // it leaves to the application, and DefaultHeaders is actix-web's way to put one on every response.
         App::new()
@@ -141,8 +144,28 @@ async fn main() -> std::io::Result<()> {
             .service(websocket)
             .service(actix_files::Files::new("/static", &static_dir))
     })
-    .workers(env.workers)
-    .bind(env.address)?
-    .run()
-    .await
+    .workers(env.workers);
+    // actix-http adds "h2" and "http/1.1" to the rustls config's ALPN itself (http2 feature), and on a
+    // cleartext listener bind_auto_h2c takes HTTP/2 with prior knowledge beside HTTP/1.x.
+    let server = match &env.tls {
+        Some(tls) => server.bind_rustls_0_23(env.address, tls_config(tls)?)?,
+        None => server.bind_auto_h2c(env.address)?,
+    };
+    server.run().await
+}
+
+/// The rustls server config from the PEM files, as actix-web's rustls example builds it, on ring.
+fn tls_config(tls: &Tls) -> std::io::Result<rustls::ServerConfig> {
+    let invalid = |error: &dyn std::fmt::Display| std::io::Error::new(ErrorKind::InvalidData, error.to_string());
+    let chain = CertificateDer::pem_file_iter(&tls.cert)
+        .and_then(|certs| certs.collect::<Result<Vec<_>, _>>())
+        .map_err(|error| invalid(&format!("TLS_CERT {}: {error}", tls.cert)))?;
+    let key =
+        PrivateKeyDer::from_pem_file(&tls.key).map_err(|error| invalid(&format!("TLS_KEY {}: {error}", tls.key)))?;
+    rustls::ServerConfig::builder_with_provider(std::sync::Arc::new(rustls::crypto::ring::default_provider()))
+        .with_safe_default_protocol_versions()
+        .map_err(|error| invalid(&error))?
+        .with_no_client_auth()
+        .with_single_cert(chain, key)
+        .map_err(|error| invalid(&error))
 }

@@ -13,6 +13,7 @@ use axum::{
     response::{Html, IntoResponse, Response},
     routing::get,
 };
+use axum_server::tls_rustls::RustlsConfig;
 use serde::Serialize;
 use shootout_common::env::Env;
 use shootout_common::runtime;
@@ -146,6 +147,17 @@ async fn serve(env: Env) {
         .layer(SetResponseHeaderLayer::overriding(header::SERVER, HeaderValue::from_static("axum")))
         .with_state(app);
     let address: SocketAddr = env.address;
+    if let Some(tls) = &env.tls {
+        // axum's documented TLS path (its tls-rustls example): axum-server over rustls, whose config
+        // offers h2 and http/1.1 by ALPN; hyper-util's auto builder serves either.
+        let config = RustlsConfig::from_pem_file(&tls.cert, &tls.key).await.unwrap_or_else(|error| {
+            eprintln!("axum-shootout: cannot load TLS_CERT/TLS_KEY: {error}");
+            std::process::exit(1);
+        });
+        eprintln!("axum-shootout listening (TLS) on {address} with {} worker threads", env.workers);
+        axum_server::bind_rustls(address, config).serve(router.into_make_service()).await.expect("server");
+        return;
+    }
     let listener = tokio::net::TcpListener::bind(address).await.unwrap_or_else(|error| {
         eprintln!("axum-shootout: cannot listen on {address}: {error}");
         std::process::exit(1);

@@ -10,6 +10,14 @@ pub struct Env {
     pub database_url: String,
     pub hash_file: String,
     pub static_dir: String,
+    /// TLS_CERT and TLS_KEY: serve TLS only on `address` when given, cleartext when not.
+    pub tls: Option<Tls>,
+}
+
+/// PEM paths: the certificate chain (leaf then CA) and its PKCS#8 key.
+pub struct Tls {
+    pub cert: String,
+    pub key: String,
 }
 
 fn var(name: &str) -> Result<String, String> {
@@ -28,6 +36,15 @@ fn positive(name: &str) -> Result<usize, String> {
     }
 }
 
+fn tls() -> Result<Option<Tls>, String> {
+    let set = |name| std::env::var(name).ok().filter(|value: &String| !value.is_empty());
+    match (set("TLS_CERT"), set("TLS_KEY")) {
+        (Some(cert), Some(key)) => Ok(Some(Tls { cert, key })),
+        (None, None) => Ok(None),
+        _ => Err("TLS_CERT and TLS_KEY must be set together".to_string()),
+    }
+}
+
 impl Env {
     pub fn load() -> Result<Env, String> {
         let host: IpAddr = parsed("HOST", "an IP address")?;
@@ -39,6 +56,7 @@ impl Env {
             database_url: var("DATABASE_URL")?,
             hash_file: var("HASH_FILE")?,
             static_dir: var("STATIC_DIR")?,
+            tls: tls()?,
         })
     }
 }

@@ -1,5 +1,6 @@
 package webshootout.spring;
 
+import java.util.HashMap;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -25,12 +26,34 @@ public class Application {
         // Sized from WORKERS here because properties files cannot compute. Blocking JDBC holds a Tomcat
         // thread per database request; idle keep-alive connections hold none (NIO connector).
         // The database pool is DB_POOL_TOTAL connections (one process serves every core), fixed (the fairness rule, docs/fairness.md).
-        app.setDefaultProperties(Map.of(
+        Map<String, Object> defaults = new HashMap<>(Map.of(
                 "server.tomcat.threads.max", String.valueOf(Math.max(32, 16 * workers)),
                 "server.tomcat.threads.min-spare", String.valueOf(Math.min(8, 2 * workers)),
                 "spring.datasource.hikari.maximum-pool-size", dbPool,
                 "spring.datasource.hikari.minimum-idle", dbPool));
+        defaults.putAll(tls());
+        app.setDefaultProperties(defaults);
         app.run(args);
+    }
+
+    /**
+     * With TLS_CERT and TLS_KEY (PEM paths), Spring Boot's PEM SSL on the one connector, so PORT serves TLS only,
+     * and HTTP/2, which Tomcat offers by ALPN beside HTTP/1.1. Neither set: nothing, cleartext HTTP/1.1 as before
+     * (set here, not in application.properties, because unset they must be absent, not empty).
+     */
+    private static Map<String, Object> tls() {
+        String cert = System.getenv("TLS_CERT");
+        String key = System.getenv("TLS_KEY");
+        if (cert == null && key == null) {
+            return Map.of();
+        }
+        if (cert == null || key == null) {
+            throw new IllegalStateException("TLS_CERT=" + cert + " and TLS_KEY=" + key + ": set both or neither");
+        }
+        return Map.of(
+                "server.ssl.certificate", "file:" + cert,
+                "server.ssl.certificate-private-key", "file:" + key,
+                "server.http2.enabled", "true");
     }
 
     private static int positive(String name) {
