@@ -4,12 +4,11 @@ the logs of the big runs cut to their first lines), and one real run."""
 
 import os
 import shutil
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
+from hello import Serving
 from webshootout.load import h2load
 from webshootout.load.base import DriverError, LoadSpec, negotiated
 from webshootout.workloads import Target
@@ -95,32 +94,13 @@ def test_a_bad_log_line_is_named():
         h2load.read_log("1\t200\t5\nnonsense\n")
 
 
-class _Hello(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True
-
-    def do_GET(self):  # noqa: N802 - the http.server hook name
-        self.send_response(200)
-        self.send_header("Content-Length", "13")
-        self.end_headers()
-        self.wfile.write(b"Hello, World!")
-
-    def log_message(self, *args):
-        pass
-
-
 def test_real_run_over_cleartext_http1():
     if shutil.which("h2load") is None:
         pytest.skip("h2load is not installed (./shootout setup --harness-only installs nghttp2-client)")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Hello)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        spec = LoadSpec("127.0.0.1", server.server_address[1], Target("/"), connections=2, threads=1, duration=1.0,
+    with Serving() as serving:
+        spec = LoadSpec("127.0.0.1", serving.port, Target("/"), connections=2, threads=1, duration=1.0,
                         cpus=tuple(sorted(os.sched_getaffinity(0))))
         result = h2load.run(spec)
-    finally:
-        server.shutdown()
-        server.server_close()
     assert result.requests > 10 and sum(result.errors.values()) == 0, result.errors
     assert result.status_counts == {"200": result.requests} and result.transport["http"] == "1.1"
     assert 0 < result.latency_us["p50"] <= result.latency_us["max"]

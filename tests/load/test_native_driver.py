@@ -4,13 +4,14 @@ import socket
 import subprocess
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import jsonschema
 import pytest
 
 from schemas import assert_valid_lines
+from hello import Hello, Serving
 from webshootout.load import native
 from webshootout.load.base import ERROR_KINDS, LATENCY_KEYS, DriverError, LoadSpec
 from webshootout.config.profiles import Burst
@@ -170,22 +171,6 @@ def _built() -> Path:
         pytest.skip(str(exc))
 
 
-class _Serving:
-    """A ThreadingHTTPServer for `handler` on an ephemeral port, shut down on exit whatever happened."""
-
-    def __init__(self, handler):
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self.port = self.server.server_address[1]
-
-    def __enter__(self):
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
-
-
 def _run(port: int, target: Target, **kw):
     cpus = tuple(sorted(os.sched_getaffinity(0)))
     return native.run(LoadSpec("127.0.0.1", port, target, connections=kw.pop("connections", 4), threads=1,
@@ -194,7 +179,7 @@ def _run(port: int, target: Target, **kw):
 
 def test_real_run_against_a_session_server():
     _built()
-    with _Serving(_Counter) as serving:
+    with Serving(_Counter) as serving:
         launched = time.monotonic()
         result = _run(serving.port, Target("/s", sessions=True, expect_counter=True), warmup=0.2)
         returned = time.monotonic()
@@ -212,36 +197,14 @@ def test_real_run_against_a_session_server():
     assert launched + 0.2 <= opened and closed == pytest.approx(opened + 1.0) and closed <= returned
 
 
-class _Hello(BaseHTTPRequestHandler):
-    """Answers "Hello, World!" and counts the connections it was given."""
-
-    protocol_version = "HTTP/1.1"
-    connections = 0
-    lock = threading.Lock()
-
-    def setup(self):
-        super().setup()
-        with self.lock:
-            type(self).connections += 1
-
-    def do_GET(self):  # noqa: N802 - the http.server hook name
-        self.send_response(200)
-        self.send_header("Content-Length", "13")
-        self.end_headers()
-        self.wfile.write(b"Hello, World!")
-
-    def log_message(self, *args):
-        pass
-
-
 def test_real_run_with_a_connection_per_request():
     _built()
-    _Hello.connections = 0
-    with _Serving(_Hello) as serving:
+    Hello.connections = 0
+    with Serving(Hello) as serving:
         result = _run(serving.port, Target("/", expect_body="Hello, World!"), connections=2, keepalive=False)
     assert not result.keepalive and sum(result.errors.values()) == 0, result.errors
     # Every request had its own connection: at least as many as the answers counted in the window.
-    assert result.requests > 20 and _Hello.connections >= result.requests
+    assert result.requests > 20 and Hello.connections >= result.requests
 
 
 def _closed_port() -> int:

@@ -2,12 +2,10 @@
 //! open-loop stall, sessions, WebSocket echoes, and 10,000 connections. Invalid answers, timeouts and
 //! the window's start are in window.rs.
 
-mod support;
-
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use support::{answering, load, load_child, many, threaded, url};
+use crate::support::{answering, load, load_child, many, threaded, url};
 
 const HELLO: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Length: 13\r\nContent-Type: text/plain\r\n\r\nHello, World!";
 
@@ -118,7 +116,7 @@ fn open_loop_stall_shows_in_corrected_latency() {
 }
 
 /// A visitor per connection: the server counts per cookie, the client checks the count rises by one.
-fn counting_server(honour_cookies: bool) -> support::Server {
+fn counting_server(honour_cookies: bool) -> crate::support::Server {
     let next_id = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(1));
     let counts = std::sync::Arc::new(std::sync::Mutex::new(std::collections::HashMap::<u64, u64>::new()));
     threaded(move |mut peer| {
@@ -170,7 +168,7 @@ fn a_server_forgetting_visitors_fails_the_counter() {
     assert!(r.requests <= 2, "{} valid", r.requests);
 }
 
-fn ws_echo(mangle: bool) -> support::Server {
+fn ws_echo(mangle: bool) -> crate::support::Server {
     threaded(move |mut peer| {
         if peer.request().is_none() {
             return;

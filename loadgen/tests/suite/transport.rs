@@ -1,16 +1,14 @@
 //! TLS and HTTP/2 against real sockets: answers checked and counted exactly over every transport, ALPN
 //! refusal a clear error, streams really concurrent, resumption visible in the handshake counts.
 
-mod support;
-
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Parser;
 use shootout_load::cli::Args;
-use support::secure::{self, CA};
-use support::{load, url};
+use crate::support::secure::{self, CA};
+use crate::support::{load, url};
 
 const HELLO: &[u8] = b"Hello, World!";
 

@@ -2,16 +2,14 @@
 //! bounded, so the run ends on time, names the error, and the generator's peak RSS stays below 64 MB.
 //! The generator runs as a child so the RSS it reports is its own.
 
-mod support;
-
 use std::time::{Duration, Instant};
 
-use support::{load_child, threaded, url};
+use crate::support::{load_child, threaded, url};
 
 const RSS_LIMIT_KIB: u64 = 64 * 1024;
 
 /// Runs two connections for a second against `server`; checks the time, the RSS and the error kind.
-fn survives(server: &support::Server, scheme: &str, kind: &str, extra: &[&str]) -> serde_json::Value {
+fn survives(server: &crate::support::Server, scheme: &str, kind: &str, extra: &[&str]) -> serde_json::Value {
     let started = Instant::now();
     let target = url(server.port, "/").replacen("http", scheme, 1);
     let mut args = vec!["-c", "2", "-t", "1", "-d", "1s"];
@@ -31,7 +29,7 @@ fn survives(server: &support::Server, scheme: &str, kind: &str, extra: &[&str]) 
 }
 
 /// Answers the first request with `head`, then sends `filler` until the client goes away.
-fn flooding(head: &'static [u8], filler: &'static [u8]) -> support::Server {
+fn flooding(head: &'static [u8], filler: &'static [u8]) -> crate::support::Server {
     threaded(move |mut peer| {
         if peer.request().is_none() || !peer.send(head) {
             return;

@@ -1,13 +1,11 @@
 //! Whatever a server sends, the run ends on time, counts the right kind of error and still reports.
 
-mod support;
-
 use std::time::{Duration, Instant};
 
-use support::{answering, load, threaded, url};
+use crate::support::{answering, load, threaded, url};
 
 /// Runs a short load and checks it ended on time with at least one error of `kind`.
-fn expect_error(server: &support::Server, kind: &str, extra: &[&str]) {
+fn expect_error(server: &crate::support::Server, kind: &str, extra: &[&str]) {
     let started = Instant::now();
     let target = url(server.port, "/");
     let mut args = vec!["-c", "2", "-t", "1", "-d", "1s", "--timeout", "300ms"];
@@ -98,7 +96,7 @@ fn a_server_that_never_answers() {
 fn nobody_listening() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let started = Instant::now();
-    let io = support::io_args();
+    let io = crate::support::io_args();
     let mut args: Vec<&str> = vec!["shootout-load", "-c", "2", "-t", "1", "-d", "500ms", "--connect-deadline", "500ms"];
     args.extend(io.iter().map(String::as_str));
     let target = url(port, "/");

@@ -2,12 +2,10 @@
 //! requests are in the latency at their age, the window opens once the connections are up, and a
 //! connection per request means one.
 
-mod support;
-
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
-use support::{load, many, threaded, url};
+use crate::support::{load, many, threaded, url};
 
 const HELLO: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello, World!";
 
@@ -115,7 +113,7 @@ fn answers_count_when_they_come_whenever_their_request_went_out() {
 }
 
 /// A server that counts connections and requests, answering each request with `HELLO`.
-fn counting() -> support::Server {
+fn counting() -> crate::support::Server {
     threaded(|mut peer| {
         while peer.request().is_some() {
             if !peer.send(HELLO) {

@@ -1,8 +1,6 @@
 //! The connect phase: every connection is open before the first request, what opening them took is
 //! reported apart from the requests, and a run that cannot open enough of them fails or says so.
 
-mod support;
-
 use std::io::{ErrorKind, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -10,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use shootout_load::cli::Args;
-use support::{threaded, url};
+use crate::support::{threaded, url};
 
 const HELLO: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello, World!";
 const NONE_YET: usize = usize::MAX;
@@ -149,7 +147,7 @@ fn slow_acceptor(work: Duration) -> SlowAcceptor {
 
 /// A run in this process, on the I/O path SHOOTOUT_LOAD_IO names; Err is the run's own error.
 fn run(args: &[&str]) -> Result<shootout_load::output::Report, String> {
-    let io = support::io_args();
+    let io = crate::support::io_args();
     let mut argv = vec!["shootout-load"];
     argv.extend(io.iter().map(String::as_str));
     argv.extend_from_slice(args);
@@ -187,7 +185,7 @@ fn refused_connects_are_the_connect_phase_s_and_not_request_errors() {
     let client = std::thread::spawn(move || run(&["-c", "20", "-t", "1", "-d", "1s", "--connect-deadline", "10s", &url(port, "/")]));
     std::thread::sleep(Duration::from_millis(300));
     let listener = std::net::TcpListener::bind(("127.0.0.1", port)).expect("the port is still free");
-    let server = support::serving(listener, |mut peer| {
+    let server = crate::support::serving(listener, |mut peer| {
         while peer.request().is_some() {
             if !peer.send(HELLO) {
                 return;
@@ -204,7 +202,7 @@ fn refused_connects_are_the_connect_phase_s_and_not_request_errors() {
 }
 
 /// A WebSocket server that upgrades the first `upgrades` connections and refuses the others with 503.
-fn upgrading(upgrades: usize) -> support::Server {
+fn upgrading(upgrades: usize) -> crate::support::Server {
     let seen = Arc::new(AtomicUsize::new(0));
     threaded(move |mut peer| {
         if peer.request().is_none() {

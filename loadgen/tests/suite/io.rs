@@ -2,14 +2,12 @@
 //! error that says why, and what the paths count agrees where the socket life cycle is busiest
 //! (servers closing mid-request, a connection per request, sends the kernel takes in parts).
 
-mod support;
-
 use std::io;
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::Ordering;
 
-use support::{answering, load, load_on, threaded, url};
+use crate::support::{answering, load, load_on, threaded, url};
 
 const HELLO: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Length: 13\r\nContent-Type: text/plain\r\n\r\nHello, World!";
 const PATHS: [&str; 2] = ["io_uring", "epoll"];

@@ -55,6 +55,19 @@ impl Wire {
         }
     }
 
+    /// Reads what has come into `buffer` (nothing within the read timeout is fine); false once the client left.
+    fn fill(&mut self, buffer: &mut Vec<u8>) -> bool {
+        let mut chunk = [0u8; 16 * 1024];
+        match self.read(&mut chunk) {
+            Ok(0) => false,
+            Ok(n) => {
+                buffer.extend_from_slice(&chunk[..n]);
+                true
+            }
+            Err(e) => matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut | ErrorKind::Interrupted),
+        }
+    }
+
     fn stopping(&self) -> bool {
         match self {
             Wire::Plain(peer) | Wire::Tls(_, peer) => peer.stopping(),
@@ -74,7 +87,6 @@ pub fn http1(tls: Option<Arc<ServerConfig>>, answer: impl Fn(&str) -> Answer + S
     threaded(move |peer| {
         let Some(mut wire) = secured(peer, tls.as_ref()) else { return };
         let mut buffer = Vec::new();
-        let mut chunk = [0u8; 16 * 1024];
         while !wire.stopping() {
             if let Some(end) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
                 let head = String::from_utf8_lossy(&buffer[..end]).into_owned();
@@ -88,11 +100,8 @@ pub fn http1(tls: Option<Arc<ServerConfig>>, answer: impl Fn(&str) -> Answer + S
                 }
                 continue;
             }
-            match wire.read(&mut chunk) {
-                Ok(0) => return,
-                Ok(n) => buffer.extend_from_slice(&chunk[..n]),
-                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut | ErrorKind::Interrupted) => {}
-                Err(_) => return,
+            if !wire.fill(&mut buffer) {
+                return;
             }
         }
     })
@@ -110,7 +119,7 @@ pub fn http2(tls: Option<Arc<ServerConfig>>, answer: impl Fn(&str) -> Answer + S
             return;
         }
         let (mut decoder, mut encoder) = (Decoder::new(), Encoder::new());
-        let (mut buffer, mut chunk) = (Vec::new(), [0u8; 16 * 1024]);
+        let mut buffer = Vec::new();
         let mut due: Vec<(Instant, u32, u16, Vec<u8>)> = Vec::new();
         let mut preface = false;
         while !wire.stopping() {
@@ -155,11 +164,8 @@ pub fn http2(tls: Option<Arc<ServerConfig>>, answer: impl Fn(&str) -> Answer + S
             if !out.is_empty() && !wire.write(&out) {
                 return;
             }
-            match wire.read(&mut chunk) {
-                Ok(0) => return,
-                Ok(n) => buffer.extend_from_slice(&chunk[..n]),
-                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut | ErrorKind::Interrupted) => {}
-                Err(_) => return,
+            if !wire.fill(&mut buffer) {
+                return;
             }
         }
     })
