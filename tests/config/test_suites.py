@@ -93,4 +93,4 @@ def test_the_transport_suite_measures_four_transports_and_the_handshake_cost(roo
     (clear, tls) = profiles.points(by_name["handshakes"].profile, "json")
     assert not clear.keepalive and tls.label == "c=16 conn-per-request tls"
     assert by_name["handshakes"].workloads == ("json",)
-    assert suite.parts[0].workloads == ("plaintext", "json", "static") and suite.trials == 5
+    assert suite.parts[0].workloads == ("plaintext", "json", "static") and suite.trials == 3
