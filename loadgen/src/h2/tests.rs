@@ -24,7 +24,7 @@ fn a_request_becomes_one_headers_frame_with_pseudo_headers_and_no_connection_hea
     assert_eq!(client.request(GET, &mut out).unwrap(), 3);
     let h = frame::Header::parse(&out).unwrap();
     assert_eq!((h.kind, h.flags, h.stream), (frame::HEADERS, frame::END_HEADERS | frame::END_STREAM, 1));
-    let decoded = Decoder::new().decode(&out[9..9 + h.length]).unwrap();
+    let decoded = loona_hpack::Decoder::new().decode(&out[9..9 + h.length]).unwrap();
     let names: Vec<&[u8]> = decoded.iter().map(|(n, _)| n.as_slice()).collect();
     assert_eq!(names, [&b":method"[..], b":scheme", b":authority", b":path", b"cookie"]);
     assert_eq!(decoded[2].1, b"example:8080");
