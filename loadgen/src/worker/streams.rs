@@ -57,12 +57,7 @@ impl Worker {
         let outcome = verdict(&self.config, &mut self.conns[idx], &mut self.rng, answer.status, &answer.body, cookies);
         let outcome = self.refusal_reported(outcome);
         self.record_answer(request, answer.status, outcome, now);
-        if !self.config.keepalive {
-            self.close(idx, None, now);
-            return false;
-        }
-        self.ready(idx, now);
-        true
+        self.stream_done(idx, now)
     }
 
     /// The server reset a stream: its request has no answer, a read error like a connection cut short.
@@ -71,6 +66,11 @@ impl Worker {
             self.conns[idx].in_flight.remove(at);
             self.error(ErrorKind::Read, now);
         }
+        self.stream_done(idx, now)
+    }
+
+    /// A stream ended: a connection per request closes, a kept one takes the next request.
+    fn stream_done(&mut self, idx: usize, now: Instant) -> bool {
         if !self.config.keepalive {
             self.close(idx, None, now);
             return false;
