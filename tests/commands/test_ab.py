@@ -4,6 +4,7 @@ drifting machine (A/A: no difference in at least 19 of 20 runs; A/B: the injecte
 import json
 import math
 import random
+import re
 from pathlib import Path
 
 import jsonschema
@@ -14,7 +15,7 @@ from integration.helpers import make_settings
 from webshootout import cli
 from webshootout.commands import ab
 from webshootout.config.settings import SettingsError
-from webshootout.report import verdict
+from webshootout.report import abreport, verdict
 from webshootout.stacks import catalog, sides
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "schemas" / "ab.schema.json").read_text())
@@ -119,7 +120,28 @@ def test_ab_writes_ab_json_to_its_schema_a_page_and_exits_by_the_verdict(root, t
     assert [e[0] for e in stack.events if e[0] in ("start", "stop")] == ["start", "start", "stop", "stop"]
     page = (run_dir / "ab.html").read_text()
     assert "<svg" in page and "no regression" in page
-    assert "no regression of Flask (B)" in capsys.readouterr().out
+    version = chosen[0].version
+    assert f"no regression of Flask {version} (B) against Flask {version} (A)" in capsys.readouterr().out
+
+
+def _side(display: str, version: str, **env: str) -> dict:
+    return {"id": "x", "display": display, "version": version, "folder": "f", "env": env}
+
+
+def test_the_sides_are_named_by_version_and_by_the_settings_that_differ():
+    by_version = {"a": _side("Express 5.3.0 (A)", "5.3.0"), "b": _side("Express 5.2.1 (B)", "5.2.1")}
+    assert abreport.labels(by_version) == ("Express 5.3.0 (A)", "Express 5.2.1 (B)")
+    by_env = {"a": _side("Gin (A)", "1.12.0", SIDE="a", POOL="3"), "b": _side("Gin (B)", "1.12.0", SIDE="b", POOL="3")}
+    assert abreport.labels(by_env) == ("Gin (A) 1.12.0, SIDE=a", "Gin (B) 1.12.0, SIDE=b")
+
+
+def test_the_time_axis_has_round_ticks_that_do_not_crowd():
+    trials = [{"side": side, "time": f"2026-11-26T01:00:{s:02d}", "rps": 100.0}
+              for side, s in (("A", 0), ("B", 1), ("B", 2), ("A", 3), ("A", 50), ("B", 53))]
+    chart = abreport._chart({"workload": "json", "point": "c=64", "trials": trials},
+                            abreport.datetime.fromisoformat("2026-11-26T01:00:00"))
+    labels = re.findall(r">(\d+)</text>", chart)
+    assert labels[-4:] == ["0", "20", "40", "60"], labels  # 0 to 53 s: every 20 s, not at each trial
 
 
 @pytest.mark.parametrize("flags, message", [

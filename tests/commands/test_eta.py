@@ -70,6 +70,7 @@ def test_a_trial_planned_under_the_other_first_or_a_bare_count_is_taken_from_the
     assert counted.estimate().unsure == "no trial measured yet"
     _finish(counted, clock, PLAIN, 10.0)
     assert counted.estimate().seconds == 20.0
+    assert counted.estimate().unsure == "trials: 1 trial measured, 10-10s each"
 
 
 def _trial(part, connections, framework, point, time, session=0):

@@ -40,6 +40,8 @@ class Kind:
     first: bool  # the first trial of its point measured in this session: its point's warm-up precedes it
 
     def __str__(self) -> str:
+        if not self.part:  # ANY: a plan that counts trials only (ab's)
+            return "trials"
         return f"{self.part} at {self.connections:,} connections" + (", first of a point" if self.first else "")
 
 

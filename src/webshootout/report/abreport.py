@@ -70,16 +70,29 @@ def _notes(result: dict) -> list[str]:
                      if undecided else [])
 
 
+def labels(result: dict) -> tuple[str, str]:
+    """What tells the sides apart for a reader: display name, version, and the settings (--a-env/--b-env)
+    that differ."""
+    a, b = result["a"], result["b"]
+
+    def label(side: dict, other: dict) -> str:
+        named = side["display"] if side["version"] in side["display"] else f"{side['display']} {side['version']}"
+        differs = sorted(f"{k}={v}" for k, v in side["env"].items() if other["env"].get(k) != v)
+        return named + (f", {' '.join(differs)}" if differs else "")
+
+    return label(a, b), label(b, a)
+
+
 def headline(result: dict) -> str:
-    a, b = result["a"]["display"], result["b"]["display"]
+    a, b = labels(result)
     if result["regression"]:
         return f"REGRESSION: {b} is worse than {a} by more than {result['threshold_percent']:g} % (exit 1)"
     return f"no regression of {b} against {a} past {result['threshold_percent']:g} % (exit 0)"
 
 
 def render_terminal(result: dict) -> str:
-    head = f"A = {result['a']['display']} ({result['a']['folder']}), B = {result['b']['display']} " \
-           f"({result['b']['folder']})"
+    a, b = labels(result)
+    head = f"A = {a} ({result['a']['folder']}), B = {b} ({result['b']['folder']})"
     return "\n".join([head, table(HEADER, [_cells(r) for r in result["rows"]], {0, 1}), *_notes(result),
                       headline(result)])
 
@@ -91,14 +104,15 @@ def _seconds(stamp: str, start: datetime) -> float:
 def _chart(row: dict, start: datetime) -> str:
     series = [svg.Series(side, COLORS[side], [(_seconds(t["time"], start), t["rps"]) for t in row["trials"]
                                               if t["side"] == side]) for side in "AB"]
-    xs = sorted({x for s in series for x, _ in s.points}) or [0.0]
-    step = max(1, len(xs) // 8)
-    ticks = [(x, f"{x:.0f}") for x in xs[::step]]
+    # Round seconds from zero: ticks at trial times printed over each other where trials ran close together.
+    end, step = svg.nice_axis(max((x for s in series for x, _ in s.points), default=0.0))
+    ticks = [(step * k, f"{step * k:,g}") for k in range(round(end / step) + 1)]
     return svg.lines(f"req/s of each trial, {row['workload']} {row['point']}", series,
                      svg.Axes(ticks, lambda v: f"{v:,.0f}", "seconds since the first trial", "req/s"))
 
 
 def render_html(result: dict) -> str:
+    a, b = labels(result)
     stamps = [t["time"] for r in result["rows"] for t in r["trials"]]
     start = datetime.fromisoformat(min(stamps)) if stamps else None
     cards = []
@@ -114,5 +128,6 @@ def render_html(result: dict) -> str:
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>webshootout ab</title>'
             f"<style>{CSS}</style></head><body><main><h1>webshootout ab</h1>"
             f"<p class='lead'>{escape(headline(result))}</p>"
-            f"<p>A = {escape(result['a']['display'])}, B = {escape(result['b']['display'])}</p>"
+            f"<p>A = {escape(a)} ({escape(result['a']['folder'])}), B = {escape(b)} "
+            f"({escape(result['b']['folder'])})</p>"
             f"{''.join(cards)}{notes}</main></body></html>\n")

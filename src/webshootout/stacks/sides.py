@@ -48,8 +48,8 @@ def _with(variant: Variant, env: tuple[tuple[str, str], ...], label: str, rename
     start = dataclasses.replace(variant.start, env=tuple({**dict(variant.start.env), **dict(env)}.items()))
     if not rename:
         return dataclasses.replace(variant, start=start)
-    return dataclasses.replace(variant, start=start, id=f"{variant.id}.{label.lower()}",
-                               display=f"{variant.display} ({label})")
+    named = variant.display if variant.version in variant.display else f"{variant.display} {variant.version}"
+    return dataclasses.replace(variant, start=start, id=f"{variant.id}.{label.lower()}", display=f"{named} ({label})")
 
 
 def _side(everything: list[Variant], spec: str, label: str, versions: Path) -> Variant:
