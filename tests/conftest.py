@@ -46,6 +46,24 @@ def no_leftovers():
     assert not left, f"processes left behind: {[(p.pid, p.name()) for p in left]}"
 
 
+_BUILDING = []  # the lineup's builder (integration/lineup.py), while this session runs
+
+
+def pytest_collection_finish(session):
+    """Starts the lineup's builder with the session when lineup checks are selected, so the slow builds run
+    beside every test before them rather than only beside the lineup's own checks."""
+    names = [item.callspec.params["name"] for item in session.items
+             if item.originalname == "test_every_available_framework_passes_check"]
+    if names and not session.config.option.collectonly:
+        from integration.lineup import Building
+        _BUILDING.append(Building(names))
+
+
+def pytest_sessionfinish(session):
+    while _BUILDING:
+        _BUILDING.pop().stop()
+
+
 def _lineup_checks(reporter) -> dict[str, float]:
     """Wall seconds of each stack's lineup check (tests/integration/test_lineup.py), by framework folder."""
     walls: dict[str, float] = {}

@@ -1,0 +1,65 @@
+"""The lineup: every available framework folder, checked one by one (test_lineup.py), and the builder that
+sets them up ahead of their checks from the start of the test session."""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+from pathlib import Path
+
+from webshootout.stacks import catalog, provision
+
+ROOT = Path(__file__).resolve().parents[2]
+# Languages whose stacks take minutes to build (Rust's release builds, C++'s Boost): built first, from the
+# session's start, beside the tests before the lineup, and checked last, so no check waits for them.
+SLOW_BUILDS = ("rust", "cpp")
+
+
+def _folders() -> dict[str, tuple[str, ...]]:
+    """Available ids per framework folder: one test each, so a slow build or a failure stays its own."""
+    folders: dict[str, tuple[str, ...]] = {}
+    variants = [v for v in catalog.discover(ROOT) if not v.unavailable]
+    for variant in sorted(variants, key=lambda v: (v.language in SLOW_BUILDS, v.name)):
+        folders[variant.name] = (*folders.get(variant.name, ()), variant.id)
+    return folders
+
+
+LINEUP = _folders()
+
+
+class Builder(threading.Thread):
+    """Sets up the selected stacks ahead of their checks at the lowest CPU priority, slow builds first, then
+    in check order. provision's folder lock makes a check wait for a build under way, or build the stack itself
+    when the builder has not reached it; a build that fails here is simply redone by the check, which reports
+    it."""
+
+    def __init__(self, names: list[str], logs: Path):
+        super().__init__(name="lineup-builder", daemon=True)
+        chosen = [v for v in catalog.discover(ROOT) if v.name in names and not v.unavailable]
+        self.variants = sorted(chosen, key=lambda v: (v.language not in SLOW_BUILDS, names.index(v.name)))
+        self.logs = logs
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        for variant in self.variants:
+            if self.stopping.is_set():
+                return
+            try:
+                provision.setup(variant, self.logs / f"{variant.id}.log", lambda message: None, background=True)
+            except Exception:  # noqa: BLE001 - the check of this stack runs the setup again and reports it
+                continue
+
+
+class Building:
+    """The builder of one test session, with the folder of its logs; stopped at the session's end, after the
+    build under way (none is left running)."""
+
+    def __init__(self, names: list[str]):
+        self.logs = tempfile.TemporaryDirectory(prefix="shootout-lineup-builds-")
+        self.thread = Builder(names, Path(self.logs.name))
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.thread.stopping.set()
+        self.thread.join()
+        self.logs.cleanup()
