@@ -7,7 +7,7 @@ import jsonschema
 import pytest
 
 from webshootout.report import stats
-from webshootout.report import summary
+from webshootout.report import fmt, summary
 from webshootout.results.rundir import RunDir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -230,3 +230,13 @@ def test_open_loop_points_are_ranked_by_p99_at_the_achieved_rate():
     assert [(r["framework"], r["rank_label"]) for r in point["results"]] == [("fast", "1st"), ("busy", "2nd")]
     assert point["results"][0]["ranking"] == {"metric": "p99_us", "value": 902.0, "low": 901.0, "high": 903.0,
                                               "kind": "range", "coverage": 0.75}
+
+
+def test_trials_in_two_groups_are_flagged_bimodal_with_both_groups_spelled_out():
+    lines = [_line(n, rps) for n, rps in enumerate([11998.0, 11338.0, 7448.0, 7464.0, 12876.0], start=1)]
+    row = summary.summarize({}, lines)["workloads"][0]["points"][0]["results"][0]
+    assert row["flags"] == ["bimodal", "noisy"] and row["rps"]["groups"] == [[7448.0, 7464.0, 2], [11338.0, 12876.0, 3]]
+    assert fmt.flag_text("bimodal", row).startswith(
+        "bimodal: the trials fall in two groups, 7,448-7,464 req/s (2 trials) and 11,338-12,876 (3), more than 20 % ")
+    steady = summary.summarize({}, [_line(n, 1000.0 + n) for n in range(1, 6)])["workloads"][0]["points"][0]
+    assert steady["results"][0]["rps"]["groups"] == [] and "bimodal" not in steady["results"][0]["flags"]

@@ -105,3 +105,11 @@ def test_histograms_merge_by_summing_counts():
     assert stats.histogram_percentile(stats.merge_histograms([one]), 50) == 100
     with pytest.raises(ValueError):
         stats.histogram_percentile([], 50)
+
+
+def test_two_groups_are_split_at_a_wide_gap_with_two_trials_a_side():
+    # actix db in one quick run: two states of the machine, 7.5k and 11.3-12.9k req/s.
+    assert stats.two_groups([11998, 11338, 7448, 7464, 12876], 0.2) == ([7448, 7464], [11338, 11998, 12876])
+    assert stats.two_groups([6234, 5542, 5971, 5327, 4167], 0.2) is None, "one low trial is an outlier, not a group"
+    assert stats.two_groups([100, 104, 125, 130], 0.2) is None, "a gap of 21 is not over 20 % of the median 114.5"
+    assert stats.two_groups([100, 101, 140], 0.2) is None, "three trials cannot hold two groups of two"

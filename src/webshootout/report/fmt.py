@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .result import BIMODAL_GAP
+
 PERCENTILE_NAMES = {"p50": "p50", "p75": "p75", "p90": "p90", "p99": "p99", "p99_9": "p99.9", "p99_99": "p99.99"}
 
 
@@ -75,6 +77,11 @@ def flag_text(flag: str, result: dict) -> str:
         apart = ("; connect: connections that failed to open in the window, not failed requests"
                  if result.get("connect") and "connect" in result["errors_by_kind"] else "")
         return f"errors: {result['errors']:,} failed requests" + (f" ({kinds}{apart})" if kinds else "")
+    if flag == "bimodal":
+        low, high = result["rps"]["groups"]
+        return (f"bimodal: the trials fall in two groups, {count(low[0])}-{count(low[1])} req/s ({low[2]} trials) and "
+                f"{count(high[0])}-{count(high[1])} ({high[2]}), more than {BIMODAL_GAP * 100:.0f} % of the median apart: the machine served "
+                "this row in two states, so its interval holds both (docs/method.md)")
     if flag == "below-rate":
         return (f"below-rate: achieved {count(result['achieved_rate'])} of the {count(result['target_rate'])} "
                 "req/s asked (under 99 %): the latency is that of an overloaded system")

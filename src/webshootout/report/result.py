@@ -15,6 +15,8 @@ from ..load import request_errors
 from . import stats
 
 NOISY_CV = 0.05
+# Trials in two groups further apart than this share of their median: flagged bimodal (docs/method.md).
+BIMODAL_GAP = 0.2
 PERCENTILES = (("p50", 50.0), ("p75", 75.0), ("p90", 90.0), ("p99", 99.0), ("p99_9", 99.9), ("p99_99", 99.99))
 # A row with one of these says more about the measurement than the framework: it is never ranked.
 DISQUALIFYING = ("errors", "client-bound", "below-rate", "no-responses", "no-pipelining", "connections-short")
@@ -46,6 +48,8 @@ def _flags(trials: list[dict], rps: list[float], keepalive: dict | None) -> list
     flags = {flag for t in trials for flag in t.get("flags", [])}
     if stats.cv(rps) > NOISY_CV:
         flags.add("noisy")
+    if stats.two_groups(rps, BIMODAL_GAP):
+        flags.add("bimodal")
     # Only failed requests: a connection that failed to open is the connect phase's (or, in the window, a
     # connect error shown apart), not a request's.
     if any(_request_errors(t) for t in trials):
@@ -144,7 +148,8 @@ def build(trials: list[dict], profile: str, keepalive: dict | None) -> dict:
         "outside_contract": first.get("outside_contract"),
         "rps": {"median": round(stats.median(rps), 1), "min": round(min(rps), 1), "max": round(max(rps), 1),
                 "cv": round(stats.cv(rps), 4),
-                "per_trial": [round(v, 1) for v in rps]},
+                "per_trial": [round(v, 1) for v in rps],
+                "groups": [[round(min(g), 1), round(max(g), 1), len(g)] for g in stats.two_groups(rps, BIMODAL_GAP) or ()]},
         "ranking": _ranking(trials, rps, profile),
         "latency_us": _latency(trials),
         "server_cpu_percent": _median_of(trials, "server_cpu_percent"),

@@ -29,6 +29,18 @@ def cv(values: list[float]) -> float:
     return statistics.stdev(values) / mean if mean else 0.0
 
 
+def two_groups(values: list[float], apart: float) -> tuple[list[float], list[float]] | None:
+    """The values split at their widest gap, when that gap is over `apart` of their median and each side holds
+    at least two: trials taken in two states of the machine, which one interval over all of them hides."""
+    ordered = sorted(values)
+    if len(ordered) < 4 or median(ordered) <= 0:
+        return None
+    cut = max(range(2, len(ordered) - 1), key=lambda i: ordered[i] - ordered[i - 1])
+    if ordered[cut] - ordered[cut - 1] <= apart * median(ordered):
+        return None
+    return ordered[:cut], ordered[cut:]
+
+
 @dataclass(frozen=True)
 class Interval:
     """Where the true median of a result lies: a confidence interval, or just the range of the trials.
