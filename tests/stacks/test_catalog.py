@@ -186,7 +186,8 @@ def test_fairness_table_is_parsed_and_variants_override_it(tmp_path):
             + '[variants.sync]\nfairness = { keepalive = "off", departures = { keepalive = "behind a proxy" } }\n'
             + '[variants.plain]\nfairness = { threads = "4" }\n')
     base, sync, plain = catalog.load_manifest(write(tmp_path, text))
-    assert base.fairness == catalog.Fairness("WORKERS", "1", "8", "on", "release", (("pool", "one per process"),))
+    assert base.fairness == catalog.Fairness("WORKERS", "1", "8", "on", "release", "511: the demo server's default",
+                                             (("pool", "one per process"),))
     # A variant's departures replace the base's: it states every knob it departs on.
     assert sync.fairness.keepalive == "off" and sync.fairness.departures == (("keepalive", "behind a proxy"),)
     assert plain.fairness.threads == "4" and plain.fairness.departure("pool") == "one per process"
@@ -210,6 +211,25 @@ def test_fairness_table_is_required_of_an_available_framework(tmp_path):
 def test_bad_fairness_values_name_file_and_field(tmp_path, change, field, shown):
     message = error_of(tmp_path, BASE.replace(*change))
     assert "framework.toml" in message and field in message and shown in message
+
+
+def test_the_listen_backlog_is_required_with_its_number_and_source(tmp_path):
+    message = error_of(tmp_path, BASE.replace('backlog = "511: the demo server\'s default"\n', ""))
+    assert "framework.toml: fairness.backlog: expected a string (missing)" in message
+    for bare in ('"511"', '"the default"', '"0: none"', '": Node"'):
+        message = error_of(tmp_path, BASE.replace('"511: the demo server\'s default"', bare))
+        assert "framework.toml: fairness.backlog: expected '<number>: where it comes from'" in message
+        assert f"got {bare[1:-1]!r}" in message
+
+
+def test_the_backlog_is_overridden_per_variant_and_may_state_a_departure(tmp_path):
+    text = (BASE + '[variants.cluster]\nfairness = { backlog = "2048: --backlog in the start command" }\n'
+            + '[variants.dev]\nfairness = { backlog = "5: socketserver\'s default", '
+            + 'departures = { backlog = "a development server" } }\n')
+    base, cluster, dev = catalog.load_manifest(write(tmp_path, text))
+    assert base.fairness.backlog == "511: the demo server's default"
+    assert cluster.fairness.backlog == "2048: --backlog in the start command"
+    assert dev.fairness.departure("backlog") == "a development server"
 
 
 def test_outside_contract_at_variant_level(tmp_path):

@@ -109,7 +109,8 @@ def test_render_shows_outside_contract_rows_apart_and_departures_with_reasons(tm
             + '[variants.lite]\noutside_contract = "counter in SQLite"\n')
     doc = fairness.render(demo(tmp_path, text))
     contract, outside = doc.split("## Outside the contract")
-    assert "| demo | demo server | WORKERS | 1 | DB_POOL | - | - | on | release | 1.0 | --warmup | " \
+    assert "| demo | demo server | WORKERS | 1 | DB_POOL | - | - | on | 511: the demo server's default | release " \
+           "| 1.0 | --warmup | " \
            "**threads**: the guidance says 2 |" in contract
     assert "demo-lite" not in contract and "| demo-lite |" in outside and "counter in SQLite |" in outside
 
@@ -139,3 +140,14 @@ def test_render_shows_each_stacks_database_access_class_and_update_style(tmp_pat
     assert "| pool | orm | updates | keep-alive |" in doc
     assert "| DB_POOL | micro | batched | on |" in doc
     assert "| DB_POOL | - | - | on |" in fairness.render(demo(tmp_path / "plain"))
+
+
+def test_render_shows_each_stacks_listen_backlog_and_the_kernel_cap(tmp_path):
+    text = DEMO.replace("511: the demo server's default", "2048: --backlog in the start command")
+    doc = fairness.render(demo(tmp_path, text))
+    assert "| keep-alive | listen backlog | production settings |" in doc
+    assert "| on | 2048: --backlog in the start command | release |" in doc
+    rule = next(line for line in doc.splitlines() if line.startswith("- **backlog**"))
+    assert "production default, or the value its documentation recommends for many clients" in rule
+    assert f"`net.core.somaxconn` ({fairness.SOMAXCONN} on the benchmark machine" in rule
+

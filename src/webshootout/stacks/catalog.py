@@ -21,8 +21,10 @@ PLACEHOLDERS = {"host", "port", "workers"}
 SESSION_STORES = ("postgres", "sqlite")
 SCHEMA_VERSION = 1
 # The shared knobs of docs/fairness.md a manifest may state a departure for.
-KNOBS = ("processes", "threads", "pool", "keepalive", "logging", "headers")
+KNOBS = ("processes", "threads", "pool", "keepalive", "backlog", "logging", "headers")
 KEEPALIVE = ("on", "off")
+# fairness.backlog: the number the server passes to listen(), then where that number comes from.
+BACKLOG = re.compile(r"[1-9][0-9]*: \S.*")
 
 
 class ManifestError(ValueError):
@@ -56,6 +58,7 @@ class Fairness:
     pool: str  # "DB_POOL" when sized from it; "none" without database workloads
     keepalive: str  # "on" | "off"
     production: str
+    backlog: str  # "<listen backlog>: where it comes from"; the kernel caps it at net.core.somaxconn
     departures: tuple[tuple[str, str], ...]  # (knob, why), knobs in KNOBS order
     orm: str | None = None  # TechEmpower's class of database access: "full" | "micro" | "raw"
     updates: str | None = None  # how updates writes its rows: "per-row" | "batched"
@@ -113,7 +116,7 @@ _TOP_KEYS = {"schema", "name", "display", "language", "version", "server", "kind
 _VARIANT_KEYS = _TOP_KEYS - {"schema", "name", "variants"}
 _SETUP_KEYS = {"requires", "apt", "commands", "inputs"}
 _START_KEYS = {"command", "env", "ready", "timeout", "warmup", "root"}
-_FAIRNESS_TEXT = ("processes", "threads", "pool", "keepalive", "production")
+_FAIRNESS_TEXT = ("processes", "threads", "pool", "keepalive", "production", "backlog")
 _TRANSPORT_FLAGS = ("tls", "h2", "h2c")
 # Tables a variant replaces whole: a variant may implement fewer workloads, or depart on fewer knobs.
 _REPLACED = {"workloads", "departures"}
@@ -193,6 +196,9 @@ def _fairness(check: _Checker, data: dict) -> Fairness | None:
     text = {field: check.string(table, field, prefix="fairness.") for field in _FAIRNESS_TEXT}
     if text["keepalive"] not in KEEPALIVE:
         raise check.fail("fairness.keepalive", f"one of {list(KEEPALIVE)}", text["keepalive"])
+    if not BACKLOG.fullmatch(text["backlog"]):
+        raise check.fail("fairness.backlog", "'<number>: where it comes from', e.g. \"511: Node's net.Server "
+                                             "listen() default\"", text["backlog"])
     departures = check.table(table, "departures", "fairness.")
     for knob, why in departures.items():
         if knob not in KNOBS:

@@ -17,6 +17,9 @@ POOL_VARIABLES = ("DB_POOL", "DB_POOL_TOTAL")
 # Files that describe a stack rather than run it: mentioning DB_POOL there does not size a pool.
 _PROSE = {".md", ".txt", ".rst"}
 _CACHES = {"__pycache__", ".git"}
+# net.core.somaxconn on the benchmark machine (sysctl), stated in the rule rather than read here, so that
+# docs/fairness.md does not change with the machine that generates it.
+SOMAXCONN = 4096
 
 RULES = (
     ("processes", "Serving processes = `WORKERS` (the environment variable, also `{workers}` in the start "
@@ -33,6 +36,12 @@ RULES = (
              "Min = max where the pool has both. The manifest says `pool = \"DB_POOL\"` for either."),
     ("keepalive", "HTTP/1.1 persistent connections on, unless the production form closes connections "
                   "by design (e.g. gunicorn's sync worker, meant to sit behind a buffering proxy)."),
+    ("backlog", "The server's listen backlog is its production default, or the value its documentation "
+                "recommends for many clients; the manifest says which and where it is set, as "
+                "`\"<number>: where it comes from\"`. The kernel caps every value at `net.core.somaxconn` "
+                f"({SOMAXCONN} on the benchmark machine, `sysctl net.core.somaxconn`; Linux's default since "
+                "5.4): a larger value is silently lowered to it. At many connections the backlog holds the "
+                "connects a busy server has not accepted yet, so it decides how fast those connections open."),
     ("logging", "No per-request access log; warnings and errors only."),
     ("production", "The framework's production/release settings: debug off, release builds, production "
                    "modes."),
@@ -132,14 +141,15 @@ def _row(variant: Variant) -> str:
     warmup = "--warmup" if variant.start.warmup is None else f"{variant.start.warmup:g} s"
     departures = "; ".join(f"**{knob}**: {why}" for knob, why in fair.departures)
     cells = [variant.id, variant.server, fair.processes, fair.threads, fair.pool, fair.orm or "-",
-             fair.updates or "-", fair.keepalive, fair.production, variant.version, warmup, departures]
+             fair.updates or "-", fair.keepalive, fair.backlog, fair.production, variant.version, warmup,
+             departures]
     if variant.outside_contract:
         cells.append(variant.outside_contract)
     return "| " + " | ".join(_cell(c) for c in cells) + " |"
 
 
 _HEAD = ["id", "server", "processes", "threads per process", "pool", "orm", "updates", "keep-alive",
-         "production settings", "version", "warm-up cap", "departures (why)"]
+         "listen backlog", "production settings", "version", "warm-up cap", "departures (why)"]
 
 
 def _table(variants: list[Variant], extra: list[str]) -> list[str]:
@@ -174,6 +184,7 @@ def render(variants: list[Variant]) -> str:
         'threads = "1"              # per process, in words: "event loop", "GOMAXPROCS = WORKERS"',
         'pool = "DB_POOL"           # "DB_POOL" when sized from it, else what it is; "none" without database',
         'keepalive = "on"           # "on" or "off"',
+        'backlog = "4096: Go\'s net.Listen uses net.core.somaxconn"  # "<number>: where it comes from"',
         'orm = "raw"                # with queries, updates, fortunes or cached: "full", "micro" or "raw"',
         'updates = "per-row"        # with updates: "per-row" or "batched"',
         'production = "GIN_MODE=release; no access log"',
