@@ -7,7 +7,7 @@ SECRET_KEY = env.value("SECRET_KEY")
 ALLOWED_HOSTS = [env.value("HOST"), "127.0.0.1", "localhost", "[::1]"]
 
 INSTALLED_APPS = [
-    # WhiteNoise serves static files under runserver too, so both variants use one path.
+    # WhiteNoise serves static files under runserver too, so every variant uses one path.
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.sessions",
