@@ -25,3 +25,14 @@ function techempower_new_number(int $old): int
     } while ($new === $old);
     return $new;
 }
+
+// $n distinct ids, for an ORM's unit of work: it holds one object per row and writes each changed
+// row once, so a repeated id would be read from its identity map and written once, not twice.
+function techempower_distinct_random_ids(int $n): array
+{
+    $ids = [];
+    while (count($ids) < $n) {
+        $ids[random_int(1, 10000)] = true;
+    }
+    return array_keys($ids);
+}

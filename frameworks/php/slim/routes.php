@@ -1,0 +1,90 @@
+<?php
+// Route callables in Slim 3's form: ($request, $response, $args), with $this the container.
+use Slim\Http\Request;
+use Slim\Http\Response;
+
+require_once __DIR__ . '/../common/session_counter.php';
+require_once __DIR__ . '/../common/techempower/count.php';
+require_once __DIR__ . '/../common/techempower/fortunes.php';
+require_once __DIR__ . '/../common/techempower/world_cache.php';
+
+$app->get('/plaintext', function (Request $request, Response $response) {
+    return $response->withHeader('Content-Type', 'text/plain; charset=utf-8')->write('Hello, World!');
+});
+
+$app->get('/json', function (Request $request, Response $response) {
+    return $response->withJson(['message' => 'Hello, World!']);
+});
+
+$app->get('/db', function (Request $request, Response $response) {
+    $query = $this->db->prepare('SELECT id, randomnumber FROM world WHERE id = ?');
+    $query->execute([random_int(1, 10000)]);
+    [$id, $randomNumber] = $query->fetch(PDO::FETCH_NUM);
+    return $response->withJson(['id' => $id, 'randomNumber' => $randomNumber]);
+});
+
+// Slim has no session of its own: PHP's session names the visitor (cookie PHPSESSID, strict mode) and
+// the counter lives in usersessions. The session holds no data, so it is closed at once.
+$app->get('/session', function (Request $request, Response $response) {
+    session_start(['read_and_close' => true]);
+    $count = session_counter_increment($this->db, session_id());
+    return $response->withHeader('Content-Type', 'text/plain; charset=utf-8')->write("Count is $count");
+});
+
+$app->get('/hash', function (Request $request, Response $response) {
+    $response = $response->withHeader('Content-Type', 'text/plain; charset=utf-8');
+    $n = filter_var($request->getQueryParam('n'), FILTER_VALIDATE_INT,
+        ['options' => ['min_range' => 1, 'max_range' => 100000]]);
+    if ($n === false) {
+        return $response->withStatus(400)->write("n must be an integer from 1 to 100000\n");
+    }
+    $digest = hash('sha256', file_get_contents(getenv('HASH_FILE')), true);
+    for ($i = 1; $i < $n; $i++) {
+        $digest = hash('sha256', $digest, true);
+    }
+    return $response->write(bin2hex($digest));
+});
+
+// TechEmpower's database test types, with PDO's prepared statements.
+$app->get('/queries', function (Request $request, Response $response) {
+    $query = $this->db->prepare('SELECT id, randomnumber FROM world WHERE id = ?');
+    $rows = [];
+    for ($n = techempower_count($request->getQueryParam('queries')); $n > 0; $n--) {
+        $query->execute([techempower_random_id()]);
+        [$id, $randomNumber] = $query->fetch(PDO::FETCH_NUM);
+        $rows[] = ['id' => $id, 'randomNumber' => $randomNumber];
+    }
+    return $response->withJson($rows);
+});
+
+$app->get('/updates', function (Request $request, Response $response) {
+    $select = $this->db->prepare('SELECT id, randomnumber FROM world WHERE id = ?');
+    // One autocommitted UPDATE per row: each locks a single row, so concurrent requests cannot deadlock.
+    $update = $this->db->prepare('UPDATE world SET randomnumber = ? WHERE id = ?');
+    $rows = [];
+    for ($n = techempower_count($request->getQueryParam('queries')); $n > 0; $n--) {
+        $select->execute([techempower_random_id()]);
+        [$id, $old] = $select->fetch(PDO::FETCH_NUM);
+        $rows[] = ['id' => $id, 'randomNumber' => techempower_new_number($old)];
+    }
+    foreach ($rows as $row) {
+        $update->execute([$row['randomNumber'], $row['id']]);
+    }
+    return $response->withJson($rows);
+});
+
+$app->get('/fortunes', function (Request $request, Response $response) {
+    $fortunes = techempower_fortunes($this->db->query('SELECT id, message FROM fortune')->fetchAll(PDO::FETCH_KEY_PAIR));
+    return $response->withHeader('Content-Type', 'text/html; charset=utf-8')
+        ->write($this->view->render('fortunes.twig', ['fortunes' => $fortunes]));
+});
+
+// From APCu (shared by php-fpm's children), filled from world on the first miss.
+$app->get('/cached-queries', function (Request $request, Response $response) {
+    $rows = [];
+    for ($n = techempower_count($request->getQueryParam('count')); $n > 0; $n--) {
+        $id = techempower_random_id();
+        $rows[] = ['id' => $id, 'randomNumber' => world_cache_get($this->db, $id)];
+    }
+    return $response->withJson($rows);
+});

@@ -1,0 +1,53 @@
+<?php
+
+namespace App\Controller;
+
+use App\Entity\World;
+use Doctrine\ORM\EntityManagerInterface;
+use Symfony\Bundle\FrameworkBundle\Controller\AbstractController;
+use Symfony\Component\HttpFoundation\JsonResponse;
+use Symfony\Component\HttpFoundation\Request;
+use Symfony\Component\HttpFoundation\Response;
+
+class BenchmarkController extends AbstractController
+{
+    public function plaintext(): Response
+    {
+        return new Response('Hello, World!', 200, ['Content-Type' => 'text/plain']);
+    }
+
+    public function jsonMessage(): JsonResponse
+    {
+        return $this->json(['message' => 'Hello, World!']);
+    }
+
+    public function db(EntityManagerInterface $em): JsonResponse
+    {
+        $world = $em->find(World::class, random_int(1, 10000));
+        return $this->json(['id' => $world->id, 'randomNumber' => $world->randomNumber]);
+    }
+
+    // The counter lives in Symfony's session, stored in PostgreSQL by PdoSessionHandler: the row is
+    // read with SELECT ... FOR UPDATE when the session starts and written when it is saved.
+    public function session(Request $request): Response
+    {
+        $session = $request->getSession();
+        $count = $session->get('count', 0) + 1;
+        $session->set('count', $count);
+        return new Response("Count is $count", 200, ['Content-Type' => 'text/plain']);
+    }
+
+    public function hash(Request $request): Response
+    {
+        $n = filter_var($request->query->get('n'), FILTER_VALIDATE_INT,
+            ['options' => ['min_range' => 1, 'max_range' => 100000]]);
+        if ($n === false) {
+            return new Response("n must be an integer from 1 to 100000\n", 400, ['Content-Type' => 'text/plain']);
+        }
+        $digest = hash('sha256', file_get_contents(getenv('HASH_FILE')), true);
+        for ($i = 1; $i < $n; $i++) {
+            $digest = hash('sha256', $digest, true);
+        }
+        return new Response(bin2hex($digest), 200, ['Content-Type' => 'text/plain']);
+    }
+}
