@@ -10,16 +10,20 @@ from pathlib import Path
 from webshootout.stacks import catalog, provision
 
 ROOT = Path(__file__).resolve().parents[2]
-# Languages whose stacks take minutes to build (Rust's release builds, C++'s Boost): built first, from the
-# session's start, beside the tests before the lineup, and checked last, so no check waits for them.
-SLOW_BUILDS = ("rust", "cpp")
+
+
+def slow(variant: catalog.Variant) -> bool:
+    """A setup that compiles with the Rust or C++ toolchain (cargo, cmake, node-gyp's g++) takes minutes: such
+    stacks are built first, from the session's start beside the tests before the lineup, and checked last,
+    so that no check waits for them."""
+    return bool({"cargo", "cmake"} & set(variant.setup.requires)) or "g++" in variant.setup.apt
 
 
 def _folders() -> dict[str, tuple[str, ...]]:
     """Available ids per framework folder: one test each, so a slow build or a failure stays its own."""
     folders: dict[str, tuple[str, ...]] = {}
     variants = [v for v in catalog.discover(ROOT) if not v.unavailable]
-    for variant in sorted(variants, key=lambda v: (v.language in SLOW_BUILDS, v.name)):
+    for variant in sorted(variants, key=lambda v: (slow(v), v.name)):
         folders[variant.name] = (*folders.get(variant.name, ()), variant.id)
     return folders
 
@@ -36,7 +40,7 @@ class Builder(threading.Thread):
     def __init__(self, names: list[str], logs: Path):
         super().__init__(name="lineup-builder", daemon=True)
         chosen = [v for v in catalog.discover(ROOT) if v.name in names and not v.unavailable]
-        self.variants = sorted(chosen, key=lambda v: (v.language not in SLOW_BUILDS, names.index(v.name)))
+        self.variants = sorted(chosen, key=lambda v: (not slow(v), names.index(v.name)))
         self.logs = logs
         self.stopping = threading.Event()
 
