@@ -52,14 +52,18 @@ def test_the_next_start_removes_what_a_killed_multi_host_run_left(tmp_path):
                                 "--frameworks", "go-nethttp", "--workloads", "db", "--duration", "30", "--trials", "1",
                                 "--warmup", "0", "--out", str(tmp_path)], cwd=ROOT, env=ENV,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        tag = owner_tag(run.pid)
         try:
             _wait_for_trial(run, 400)
-            time.sleep(2)  # the load is running on the load host
+            # The trial's line comes before the load starts: the harness may first wait up to 20 s for the
+            # server and load CPUs to share a cache again. Kill once the load runs on the load host.
+            deadline = time.monotonic() + 60
+            while len(_tagged(tag)) < 3 and time.monotonic() < deadline:
+                time.sleep(0.2)
         finally:
             run.send_signal(signal.SIGKILL)
             run.wait()
             run.stdout.close()
-        tag = owner_tag(run.pid)
         left = _tagged(tag)
         # The server, PostgreSQL and the load: nothing stopped them.
         assert len(left) >= 3, left
