@@ -75,8 +75,7 @@ final class ServerVerticle extends VerticleBase {
                 .onSuccess(ws -> ws.textMessageHandler(ws::writeTextMessage))
                 .onFailure(ctx::fail));
 
-        return vertx.createHttpServer(new HttpServerOptions().setHost(env.host()).setPort(env.port())
-                        .setAcceptBacklog(1024))
+        return vertx.createHttpServer(new HttpServerOptions().setHost(env.host()).setPort(env.port()))
                 .requestHandler(router)
                 .listen();
     }
