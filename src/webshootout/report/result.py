@@ -44,11 +44,11 @@ def _median_trial(trials: list[dict]) -> dict:
     return ordered[(len(ordered) - 1) // 2]
 
 
-def _flags(trials: list[dict], rps: list[float], keepalive: dict | None) -> list[str]:
+def _flags(trials: list[dict], rps: list[float], keepalive: dict | None, groups: tuple | None) -> list[str]:
     flags = {flag for t in trials for flag in t.get("flags", [])}
     if stats.cv(rps) > NOISY_CV:
         flags.add("noisy")
-    if stats.two_groups(rps, BIMODAL_GAP):
+    if groups:
         flags.add("bimodal")
     # Only failed requests: a connection that failed to open is the connect phase's (or, in the window, a
     # connect error shown apart), not a request's.
@@ -140,6 +140,7 @@ def build(trials: list[dict], profile: str, keepalive: dict | None) -> dict:
     """The row of one framework at one load point; `keepalive` is what its verification measured."""
     trials = sorted(trials, key=lambda t: t["trial"])
     rps = [t["rps"] for t in trials]
+    groups = stats.two_groups(rps, BIMODAL_GAP)  # None unless the trials fall in two groups
     errors = _errors(trials)
     first = trials[0]
     return {
@@ -149,7 +150,7 @@ def build(trials: list[dict], profile: str, keepalive: dict | None) -> dict:
         "rps": {"median": round(stats.median(rps), 1), "min": round(min(rps), 1), "max": round(max(rps), 1),
                 "cv": round(stats.cv(rps), 4),
                 "per_trial": [round(v, 1) for v in rps],
-                "groups": [[round(min(g), 1), round(max(g), 1), len(g)] for g in stats.two_groups(rps, BIMODAL_GAP) or ()]},
+                "groups": [[round(min(g), 1), round(max(g), 1), len(g)] for g in groups or ()]},
         "ranking": _ranking(trials, rps, profile),
         "latency_us": _latency(trials),
         "server_cpu_percent": _median_of(trials, "server_cpu_percent"),
@@ -161,7 +162,7 @@ def build(trials: list[dict], profile: str, keepalive: dict | None) -> dict:
         "rps_per_mb": _efficiency(trials, lambda t: stats.per_mb(t["rps"], t["server_rss_peak_mb"])),
         "requests": sum(t["requests"] for t in trials),
         "errors": sum(_request_errors(t) for t in trials), "errors_by_kind": errors, "connect": _connect(trials),
-        "flags": _flags(trials, rps, keepalive), "keepalive": keepalive,
+        "flags": _flags(trials, rps, keepalive, groups), "keepalive": keepalive,
         "target_rate": first.get("target_rate"),
         "achieved_rate": _median_of(trials, "achieved_rate"),
         "timeline": _median_trial(trials).get("timeline"),
