@@ -110,7 +110,7 @@ def _running(token: str) -> list[psutil.Process]:
     return found
 
 
-def test_run_read_and_copy(fake_ssh, tmp_path):
+def test_run_read_write_and_copy(fake_ssh, tmp_path):
     assert fake_ssh.run(NASTY).stdout.split("|")[:-1] == NASTY[2:]
     assert fake_ssh.run(["sh", "-c", "exit 3"], check=False).returncode == 3
     with pytest.raises(RemoteError, match=r"app \(root@10.0.0.2\): exit 3"):
@@ -130,6 +130,8 @@ def test_run_read_and_copy(fake_ssh, tmp_path):
     assert fake_ssh.read_file(str(target / "deep" / "a file")) == b"\0bytes"
     with pytest.raises(RemoteError, match="No such file"):
         fake_ssh.read_file(str(tmp_path / "absent"))
+    fake_ssh.write_file(str(tmp_path / "new folder" / "ca.pem"), b"\0pem\n")
+    assert (tmp_path / "new folder" / "ca.pem").read_bytes() == b"\0pem\n"
 
 
 def test_start_and_stop_a_process_group_with_escapees(fake_ssh, tmp_path):

@@ -19,7 +19,7 @@ from webshootout.hosts import remote_sweep, ship
 from webshootout.load import native
 from webshootout.load.base import DriverError, LoadSpec
 from webshootout.load.remote import driver_on
-from webshootout.hosts.remote import REMOTE_OWNER_VAR, Remote, RemoteError
+from webshootout.hosts.remote import REMOTE_OWNER_VAR, REMOTE_ROOT, Remote, RemoteError
 from webshootout.workloads import Target
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,6 +33,7 @@ class FilesRemote:
         self.copied: list[tuple[str, list[str]]] = []
         self.ran: list[tuple[list[str], float]] = []
         self.answer = subprocess.CompletedProcess([], 0, "", "")
+        self.written: list[tuple[str, bytes]] = []
 
     def __str__(self) -> str:
         return "load (root@10.0.0.4)"
@@ -49,6 +50,9 @@ class FilesRemote:
     def run(self, argv, *, timeout=60.0, env=None, cwd=None, check=True):
         self.ran.append((argv, timeout))
         return self.answer
+
+    def write_file(self, path: str, data: bytes, *, timeout: float = 60.0) -> None:
+        self.written.append((path, data))
 
 
 def test_a_host_without_our_files_gets_the_sources_and_builds_there(tmp_path):
@@ -95,11 +99,17 @@ def _spec() -> LoadSpec:
                     threads=2, duration=3.0, cpus=(1, 3))
 
 
-def test_the_remote_driver_pins_times_logs_and_parses_like_native(tmp_path, fixture_root, monkeypatch):
-    program = tmp_path / "shootout-load"
-    program.write_text("")
-    program.chmod(0o755)
-    monkeypatch.setenv(native.BINARY_ENV, str(program))
+@pytest.fixture
+def program(tmp_path, monkeypatch) -> Path:
+    """An executable where the driver looks for shootout-load (the fake host never runs it)."""
+    path = tmp_path / "shootout-load"
+    path.write_text("")
+    path.chmod(0o755)
+    monkeypatch.setenv(native.BINARY_ENV, str(path))
+    return path
+
+
+def test_the_remote_driver_pins_times_logs_and_parses_like_native(tmp_path, fixture_root, program):
     host = FilesRemote(shared=False)
     run = driver_on(host)
     output = (fixture_root / "drivers" / "shootout-load.json").read_text()
@@ -118,6 +128,23 @@ def test_the_remote_driver_pins_times_logs_and_parses_like_native(tmp_path, fixt
     host.answer = subprocess.CompletedProcess([], 2, "", "connect refused")
     with pytest.raises(DriverError, match="exited with 2: connect refused"):
         run(_spec())
+
+
+def test_the_remote_driver_trusts_the_run_ca_from_a_copy_on_the_load_host(tmp_path, program):
+    host = FilesRemote(shared=False)
+    run = driver_on(host)
+    host.answer = subprocess.CompletedProcess([], 2, "", "refused")
+    ca = tmp_path / "ca.pem"
+    ca.write_bytes(b"-----BEGIN CERTIFICATE-----\n")
+    for _ in range(2):
+        with pytest.raises(DriverError):
+            run(dataclasses.replace(_spec(), tls_ca=ca))
+    (there, data), = host.written  # written once, however many trials
+    assert data == ca.read_bytes() and there.startswith(REMOTE_ROOT) and there.endswith(".pem")
+    argv, _ = host.ran[-1]
+    assert argv[argv.index("--ca") + 1] == there
+    with pytest.raises(DriverError, match="cannot give the run's CA certificate to load .*missing.pem"):
+        run(dataclasses.replace(_spec(), tls_ca=tmp_path / "missing.pem"))
 
 
 class _Process:

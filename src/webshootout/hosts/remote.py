@@ -137,10 +137,12 @@ class Remote:
             raise RemoteError(f"{self}: ssh cannot connect (exit {done.returncode}): "
                               f"{log.read_text(errors='replace').strip()}")
 
-    def _call(self, command: str, timeout: float, stdin=subprocess.DEVNULL) -> subprocess.CompletedProcess:
+    def _call(self, command: str, timeout: float, stdin=subprocess.DEVNULL,
+              data: bytes | None = None) -> subprocess.CompletedProcess:
         self._ensure_master()
+        given = {"stdin": stdin} if data is None else {"input": data}
         try:
-            return subprocess.run(self.ssh_argv(command), stdin=stdin, capture_output=True, timeout=timeout)
+            return subprocess.run(self.ssh_argv(command), capture_output=True, timeout=timeout, **given)
         except subprocess.TimeoutExpired:
             raise RemoteError(f"{self}: no answer within {timeout:g}s to: {command}") from None
 
@@ -171,6 +173,13 @@ class Remote:
         done = self._call(command, timeout + KILL_AFTER + CONNECT_TIMEOUT)
         self._checked(command, timeout, done)
         return done.stdout
+
+    def write_file(self, path: str, data: bytes, *, timeout: float = 60.0) -> None:
+        """Writes `data` to `path` there, its folder made if missing."""
+        command = f"mkdir -p -- {shlex.quote(posixpath.dirname(path))} && " + remote_command(
+            ["sh", "-c", 'cat > "$1"', "write", path], timeout=timeout)
+        done = self._call(command, timeout + KILL_AFTER + CONNECT_TIMEOUT, data=data)
+        self._checked(command, timeout, done)
 
     def copy_folder(self, local: Path, remote_dir: str, *, exclude: tuple[str, ...] = (),
                     timeout: float = 600.0) -> None:
