@@ -5,9 +5,15 @@ from pathlib import Path
 
 import jsonschema
 
-SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "schemas" / "results.schema.json").read_text())
+SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
+SCHEMA = json.loads((SCHEMAS / "results.schema.json").read_text())
+SUMMARY = json.loads((SCHEMAS / "summary.schema.json").read_text())
 
 
 def assert_valid_lines(lines: list[dict]) -> None:
     for line in lines:
         jsonschema.validate(line, SCHEMA)
+
+
+def assert_valid_summary(data: dict) -> None:
+    jsonschema.validate(data, SUMMARY)

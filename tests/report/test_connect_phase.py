@@ -1,13 +1,8 @@
 """The connect phase in the reports: its own cell for many-connection points, never a request error."""
 
-import json
-from pathlib import Path
 
-import jsonschema
-
+from schemas import assert_valid_summary
 from webshootout.report import summary, tables
-
-SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "schemas" / "summary.schema.json").read_text())
 
 
 def _phase(opened=10_000, seconds=2.1, **failures):
@@ -26,7 +21,7 @@ def _line(framework, trial, driver="native", errors=None, **extra):
 
 def _workload(lines):
     data = summary.summarize({}, lines)
-    jsonschema.validate(data, SCHEMA)
+    assert_valid_summary(data)
     (workload,) = data["workloads"]
     return workload
 

@@ -3,16 +3,15 @@
 import json
 from pathlib import Path
 
-import jsonschema
 import pytest
 
+from schemas import assert_valid_summary
 from webshootout.report import stats
 from webshootout.report import fmt, summary
 from webshootout.results.rundir import RunDir
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "runs" / "baseline"
-SCHEMA = json.loads((ROOT / "schemas" / "summary.schema.json").read_text())
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +30,7 @@ def _result(data, workload, label, framework):
 
 
 def test_summary_matches_its_schema(data):
-    jsonschema.validate(json.loads(summary.to_json(data)), SCHEMA)
+    assert_valid_summary(json.loads(summary.to_json(data)))
 
 
 def test_points_are_ordered_closed_first_then_profiles(data):
@@ -98,7 +97,6 @@ def test_the_load_generators_io_path_is_named_from_its_trials(lines):
         "epoll and io_uring"
     # Runs from before the field, and other drivers, name no path.
     assert "shootout-load" not in summary.summarize(meta, lines)["run"]["tools"]
-
 
 
 def test_optional_facts_of_newer_lines(data, lines):

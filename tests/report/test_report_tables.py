@@ -1,6 +1,9 @@
 """The tables every report renders: which interval they name, how open-loop points are compared, what
 the notes under them spell out."""
 
+import json
+
+from schemas import assert_valid_summary
 from webshootout.report import summary, tables, terminal
 
 
@@ -85,3 +88,19 @@ def test_the_warm_up_shown_is_the_points_not_the_median_trials():
     assert rows["jit"][2:] == ("7.05", "7 s ▃▆█████ 910 max")
     assert rows["aot"][2:] == ("0.25", "-")
     assert any(note.startswith("warm-up: the one before the point's first trial") for note in tables.extras(workload).notes)
+
+
+def test_tls_points_show_what_was_negotiated_and_the_handshakes_of_all_trials():
+    def over_tls(n, p50):
+        tls = {"version": "TLSv1_3", "cipher": "TLS13_AES_128_GCM_SHA256", "alpn": "h2", "handshakes": 64,
+               "resumed": 0, "handshake_ms": {"mean": 1.0, "p50": p50, "p99": 4.0, "max": 9.0}}
+        return _line("a", n, 1000.0, tls=True, transport={"http": "2", "streams": 1, "tls": tls})
+    lines = [over_tls(n, p50) for n, p50 in ((1, 1.0), (2, 1.5), (3, 3.0))] + [_line("b", n, 900.0) for n in (1, 2)]
+    data = summary.summarize({}, lines)
+    assert_valid_summary(json.loads(summary.to_json(data)))
+    (workload,) = data["workloads"]
+    extra = tables.extras(workload)
+    assert extra.title.endswith(", TLS") and extra.header[-1] == "TLS: negotiated, handshakes"
+    rows = {row[0]: row[-1] for row in extra.rows}
+    assert rows == {"a": "TLSv1_3 TLS13_AES_128_GCM_SHA256 h2; 192 handshakes (0 resumed), 1.5/4 ms", "b": "-"}
+    assert any(note.startswith("TLS: version, cipher and ALPN") for note in extra.notes)

@@ -124,6 +124,25 @@ def _point_warmup(trials: list[dict]) -> dict:
     return max(trials, key=lambda t: (t.get("warmup_s") or 0.0, -t["trial"]))
 
 
+def _tls(trials: list[dict]) -> dict | None:
+    """What the trials negotiated over TLS (native driver): the first one's version, cipher and ALPN (check
+    and the driver hold every trial of a point to the same transport), the handshakes of all trials summed,
+    and the medians of the trials' handshake times. None for cleartext or a driver that cannot tell."""
+    sessions = [t["transport"]["tls"] for t in trials if (t.get("transport") or {}).get("tls")]
+    if not sessions:
+        return None
+    first, timed = sessions[0], [s for s in sessions if "handshake_ms" in s]
+
+    def median_ms(key: str) -> float | None:
+        values = [s["handshake_ms"][key] for s in timed if s["handshake_ms"][key] is not None]
+        return round(stats.median(values), 3) if values else None
+
+    return {"version": first["version"], "cipher": first["cipher"], "alpn": first["alpn"],
+            "handshakes": sum(s.get("handshakes", 0) for s in sessions),
+            "resumed": sum(s.get("resumed", 0) for s in sessions),
+            "handshake_ms_p50": median_ms("p50"), "handshake_ms_p99": median_ms("p99")}
+
+
 def _optional(trials: list[dict]) -> dict:
     """Facts only newer result lines carry: None when no trial has them."""
     warmed = _point_warmup(trials)
@@ -133,7 +152,7 @@ def _optional(trials: list[dict]) -> dict:
     return {"connect_s": round(stats.median(connects), 3) if connects else None,
             "responses_total": sum(totals) if None not in totals else None,
             "memory_method": ", ".join(methods) or None,
-            "warmup_s": warmed.get("warmup_s"), "warmup_curve": warmed.get("warmup_curve")}
+            "warmup_s": warmed.get("warmup_s"), "warmup_curve": warmed.get("warmup_curve"), "tls": _tls(trials)}
 
 
 def build(trials: list[dict], profile: str, keepalive: dict | None) -> dict:

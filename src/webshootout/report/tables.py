@@ -138,12 +138,14 @@ def extras(workload: dict) -> Table | None:
     """The connect phase, every response and the warm-up, for rows whose result lines carry them."""
     pairs = [(p, r) for p in workload["points"] for r in p["results"]]
     values = {"connect": lambda p, r: _connect_cell(p, r), "responses_total": lambda p, r: r["responses_total"],
-              "warmup_s": lambda p, r: r["warmup_s"], "warmup_curve": lambda p, r: r["warmup_curve"]}
+              "warmup_s": lambda p, r: r["warmup_s"], "warmup_curve": lambda p, r: r["warmup_curve"],
+              "tls": lambda p, r: r.get("tls")}
     # Result lines from before the connect phase carry its time alone.
     phased = any(r.get("connect") or (r["connect_s"] is None and _connect_cell(p, r)) for p, r in pairs)
     columns = [(key, name) for key, name in (("connect", "connect phase" if phased else "connect s"),
                                              ("responses_total", "responses (all)"),
-                                             ("warmup_s", "warm-up s"), ("warmup_curve", "warm-up req/s"))
+                                             ("warmup_s", "warm-up s"), ("warmup_curve", "warm-up req/s"),
+                                             ("tls", "TLS: negotiated, handshakes"))
                if any(values[key](p, r) is not None for p, r in pairs)]
     if not columns:
         return None
@@ -155,6 +157,8 @@ def extras(workload: dict) -> Table | None:
             return value
         if key == "warmup_curve":
             return f"{len(value)} s {fmt.sparkline(value)} {fmt.count(max(value, default=0))} max"
+        if key == "tls":
+            return _tls_cell(value)
         return fmt.count(value) if key == "responses_total" else f"{value:.3g}"
 
     rows = [(r["framework"], p["label"], *(cell(key, values[key](p, r)) for key, _ in columns)) for p, r in pairs]
@@ -168,6 +172,21 @@ def extras(workload: dict) -> Table | None:
     if any(key == "warmup_s" for key, _ in columns):
         notes.append("warm-up: the one before the point's first trial, until throughput was steady or the cap; "
                      "later trials only warm up their new connections")
+    title = "connections, responses and warm-up"
+    if any(key == "tls" for key, _ in columns):
+        title += ", TLS"
+        notes.append("TLS: version, cipher and ALPN as negotiated; the handshakes of all trials (connect phase "
+                     "included), how many resumed a session, and the medians of the trials' handshake p50/p99")
     left = {0, 1} | {i + 2 for i, (key, _) in enumerate(columns)
-                     if key == "warmup_curve" or (key == "connect" and phased)}
-    return Table("connections, responses and warm-up", header, frozenset(left), rows, notes)
+                     if key in ("warmup_curve", "tls") or (key == "connect" and phased)}
+    return Table(title, header, frozenset(left), rows, notes)
+
+
+def _tls_cell(tls: dict) -> str:
+    """"TLSv1_3 TLS13_AES_256_GCM_SHA384 h2; 64 handshakes (0 resumed), 1.2/3.4 ms"."""
+    text = " ".join(str(part) for part in (tls["version"], tls["cipher"], tls["alpn"]) if part)
+    if tls["handshakes"]:
+        text += f"; {fmt.count(tls['handshakes'])} handshakes ({fmt.count(tls['resumed'])} resumed)"
+    if None not in (tls["handshake_ms_p50"], tls["handshake_ms_p99"]):
+        text += f", {tls['handshake_ms_p50']:.3g}/{tls['handshake_ms_p99']:.3g} ms"
+    return text
