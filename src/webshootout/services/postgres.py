@@ -22,8 +22,8 @@ from ..stacks import provision
 WORLD_ROWS = 10_000
 ROLE = "bench"
 DATABASE = "bench"
-# Tables frameworks create for their own session stores (Django, Laravel); emptied with ours per trial.
-SESSION_TABLES = ("usersessions", "django_session", "sessions")
+# Tables frameworks create for their own session stores (Django, Laravel, Symfony); emptied with ours per trial.
+SESSION_TABLES = ("usersessions", "django_session", "sessions", "symfony_sessions")
 # TechEmpower's fortune table (docs/workloads.md, Data): the same ids and texts, so results compare.
 FORTUNES = (
     (1, "fortune: No such file or directory"),

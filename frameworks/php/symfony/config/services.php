@@ -21,8 +21,10 @@ return static function (ContainerConfigurator $container): void {
         ->factory([EntityManagerFactory::class, 'entityManager'])
         ->args([service(Connection::class), '%kernel.project_dir%/src/Entity', '%kernel.cache_dir%/doctrine', service('cache.system')]);
 
-    // Sessions share the request's one persistent connection (a php-fpm child holds one).
+    // Sessions share the request's one persistent connection (a php-fpm child holds one). The table is
+    // named apart from PdoSessionHandler's default, "sessions", which Laravel's session table also takes in
+    // the run's one database, with other columns.
     $services->set('app.session_pdo', PDO::class)
         ->factory([service(Connection::class), 'getNativeConnection']);
-    $services->set(PdoSessionHandler::class)->args([service('app.session_pdo')]);
+    $services->set(PdoSessionHandler::class)->args([service('app.session_pdo'), ['db_table' => 'symfony_sessions']]);
 };
