@@ -49,3 +49,15 @@ def test_go_nethttp_serves_every_workload_over_tls_h2_and_h2c(root, capsys, no_l
     for transport in ("h2c", "h2+tls"):
         assert f"go-nethttp HTTP/2 streams over {transport}: ok" in out
         assert f"go-nethttp fortunes over {transport}: ok" in out
+
+
+def test_a_stack_behind_nginx_is_checked_over_tls_and_h2_through_it(fixture_root, capsys, no_leftovers):
+    code = check.run(make_settings(fixture_root, ("fake-proxied",)))
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "fake-proxied: started again with TLS_CERT and TLS_KEY, behind nginx terminating TLS" in out
+    assert "fake-proxied TLS handshake and ALPN: ok" in out
+    for transport in ("h1+tls", "h2+tls"):
+        for workload in ("plaintext", "json", "hash", "static"):
+            assert f"fake-proxied {workload} over {transport}: ok" in out
+    assert "fake-proxied HTTP/2 streams over h2+tls: ok" in out and "over h2c" not in out

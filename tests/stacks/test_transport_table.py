@@ -36,6 +36,15 @@ def test_the_table_says_what_it_serves(tmp_path):
     assert listed(variant.transport) == "tls,h2,h2c"
 
 
+def test_a_stack_behind_a_tls_terminating_proxy_says_which(tmp_path):
+    (variant,) = load(tmp_path, BASE + '[transport]\ntls = true\nh2 = true\nproxy = "nginx"\nnote = "x"\n')
+    assert variant.transport.proxy == "nginx" and variant.transport.serves == ("h1", "h1+tls", "h2+tls")
+    assert listed(variant.transport) == "tls,h2 (nginx)"
+    base, plain = load(tmp_path, BASE + '[transport]\ntls = true\nproxy = "nginx"\nnote = "x"\n'
+                                        '[variants.plain]\ntransport = { tls = false }\n')
+    assert plain.transport.proxy is None and listed(plain.transport) == "-"
+
+
 def test_missing_flags_are_false_and_a_variant_may_turn_one_off(tmp_path):
     base, plain = load(tmp_path, BASE + '[transport]\ntls = true\nnote = "x"\n'
                                         '[variants.plain]\ntransport = { tls = false }\n')
@@ -50,6 +59,8 @@ def test_missing_flags_are_false_and_a_variant_may_turn_one_off(tmp_path):
     ('tls = true\nnote = ""', "transport.note: expected a non-empty string, got ''"),
     ('tls = true\nquic = true\nnote = "x"', "transport.quic: expected one of"),
     ('h2 = true\nnote = "x"', "transport.h2: expected false unless tls = true"),
+    ('tls = true\nproxy = "haproxy"\nnote = "x"', "transport.proxy: expected one of ['nginx'], got 'haproxy'"),
+    ('tls = true\nh2c = true\nproxy = "nginx"\nnote = "x"', "transport.proxy: expected no proxy with h2c = true"),
 ])
 def test_bad_tables_name_the_file_and_the_field(tmp_path, table, expected):
     assert expected in error_of(tmp_path, BASE + f"[transport]\n{table}\n")

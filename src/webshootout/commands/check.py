@@ -50,7 +50,8 @@ class _Checker:
                 if self.tls_env is None:
                     self.tls_env = check_transport.with_certs(self.env)
                 with self.serving(variant, self.tls_env) as served:
-                    print(f"{variant.id}: started again with TLS_CERT and TLS_KEY")
+                    print(f"{variant.id}: started again with TLS_CERT and TLS_KEY"
+                          + (f", behind {variant.transport.proxy} terminating TLS" if variant.transport.proxy else ""))
                     for outcome in check_transport.tls(served, workloads):
                         self.report_outcome(variant, outcome, served)
         except harness.Failed as exc:

@@ -91,7 +91,9 @@ def trial_line(subject: Subject, point: Point, trial: TrialId, result: LoadResul
     """The one place a trial's result line is built."""
     compiling = usages.server.jit_cpu_percent
     variant, part, server, client_cpu = subject.variant, subject.part, usages.server, usages.client_cpu_percent
-    return {"kind": "trial", "framework": variant.id, "display": variant.display, "language": variant.language,
+    # A stack measured behind the TLS-terminating proxy of its production form is named so on every TLS row.
+    proxy = f", TLS by {variant.transport.proxy}" if point.tls and variant.transport.proxy else ""
+    return {"kind": "trial", "framework": variant.id, "display": variant.display + proxy, "language": variant.language,
             "workload": subject.workload, "part": part.name, "point": point.label, "profile": point.mode,
             "connections": point.connections, "rate": point.rate, "hash_n": point.hash_n,
             "queries": point.queries, "count": point.count,

@@ -4,6 +4,7 @@ start command and environment variables, and the wait for readiness."""
 from __future__ import annotations
 
 import os
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +17,8 @@ from ..services.postgres import Postgres
 from ..system.signals import uninterrupted
 
 HOST = "127.0.0.1"
+# Starts nginx terminating TLS in front of a stack whose [transport] says proxy = "nginx", then the app.
+TLS_PROXY = Path(__file__).with_name("tls-proxy.sh")
 
 
 @dataclass(frozen=True)
@@ -50,11 +53,21 @@ class Environment:
         return max(1, -(-self.db_pool_total // self.worker_count))
 
 
-def command_for(variant: Variant, host: str, port: int, workers: int) -> str:
-    return variant.start.command.format(host=host, port=port, workers=workers)
+def proxied(variant: Variant, env: Environment) -> bool:
+    """Whether nginx terminates TLS in front of this server (it then listens on APP_PORT, in cleartext)."""
+    return env.tls is not None and variant.transport.proxy == "nginx"
 
 
-def server_env(variant: Variant, env: Environment, port: int, run_dir: Path) -> dict[str, str]:
+def command_for(variant: Variant, host: str, port: int, workers: int, app_port: int | None = None) -> str:
+    """The start command at `host`:`port`; with `app_port`, the app's on 127.0.0.1:app_port behind the proxy."""
+    if app_port is None:
+        return variant.start.command.format(host=host, port=port, workers=workers)
+    inner = variant.start.command.format(host=HOST, port=app_port, workers=workers)
+    return f"exec bash {shlex.quote(str(TLS_PROXY))} {shlex.quote(inner)}"
+
+
+def server_env(variant: Variant, env: Environment, port: int, run_dir: Path,
+               app_port: int | None = None) -> dict[str, str]:
     # HOME is the run's directory: npm, JVM and Python caches go there, never into the harness user's home.
     values = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(run_dir),
@@ -66,6 +79,8 @@ def server_env(variant: Variant, env: Environment, port: int, run_dir: Path) -> 
         values.update(env.postgres.connection.env())
     if env.tls is not None:
         values.update(tls_certs.server_env(env.tls))
+    if app_port is not None:
+        values.update(APP_PORT=str(app_port), TLS_PROXY_H2="1" if variant.transport.h2 else "0")
     values.update(dict(variant.start.env))
     return values
 

@@ -9,7 +9,7 @@ from ..console import say
 from ..services import certs
 from ..stacks.catalog import Variant
 from ..system import process, users
-from .base import Environment, Server, await_ready, command_for, server_env
+from .base import Environment, Server, await_ready, command_for, proxied, server_env
 
 
 def start(variant: Variant, env: Environment) -> Server:
@@ -27,7 +27,8 @@ def start(variant: Variant, env: Environment) -> Server:
     os.chmod(run_dir, 0o755)
     if env.tls is not None:
         certs.hand_to(env.tls, run_as.uid, run_as.gid)
-    command = command_for(variant, env.host, port, env.worker_count)
+    app_port = process.free_port() if proxied(variant, env) else None
+    command = command_for(variant, env.host, port, env.worker_count, app_port)
     # setpriv rather than Popen(user=): it also sets the group and clears root's supplementary groups.
     argv = ["bash", "-c", command] if not run_as.switches else [
         "setpriv", f"--reuid={run_as.uid}", f"--regid={run_as.gid}", "--clear-groups", "--", "bash", "-c", command]
@@ -36,6 +37,6 @@ def start(variant: Variant, env: Environment) -> Server:
     log.touch()
     # php-fpm and Apache reopen their stderr by name (/proc/self/fd/2), which needs the file's own permission.
     os.chown(log, run_as.uid, run_as.gid)
-    running = process.start(argv, cwd=variant.folder, env=server_env(variant, env, port, run_dir), cpus=env.cpus,
-                            log=log, port=port)
+    running = process.start(argv, cwd=variant.folder, env=server_env(variant, env, port, run_dir, app_port),
+                            cpus=env.cpus, log=log, port=port)
     return await_ready(Server(variant, port, log, running, str(run_as), ca=env.tls.ca if env.tls else None))

@@ -97,6 +97,7 @@ def start(variant: Variant, env: server.Environment) -> server.Server:
     values = {}
     try:
         port = remote.free_port(env.host)
+        app_port = remote.free_port(server.HOST) if server.proxied(variant, env) else None
         run_dir = work_dir("servers", variant.id)
         remote.run(["sh", "-c", _RUN_DIR, "run-dir", run_dir], timeout=60)
         if env.tls is not None:
@@ -104,10 +105,10 @@ def start(variant: Variant, env: server.Environment) -> server.Server:
     except RemoteError as exc:
         raise process.StartError(f"cannot prepare {variant.id} on {remote}: {exc}") from None
     log = env.logs / f"{variant.id}.log"
-    command = server.command_for(variant, env.host, port, env.worker_count)
+    command = server.command_for(variant, env.host, port, env.worker_count, app_port)
     try:
         started = remote.start(["bash", "-c", command], log=log, cwd=str(variant.folder),
-                               env={**server.server_env(variant, env, port, Path(run_dir)), **values},
+                               env={**server.server_env(variant, env, port, Path(run_dir), app_port), **values},
                                cpus=env.cpus)
     except RemoteError as exc:
         raise process.StartError(str(exc)) from None

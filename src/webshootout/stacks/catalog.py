@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import fnmatch
 import re
 import tomllib
@@ -76,6 +77,9 @@ class Transport:
     h2: bool = False
     h2c: bool = False
     note: str | None = None  # how the server does it
+    # "nginx": TLS (and h2 over it) is terminated by nginx in front of the app, as its production guidance
+    # deploys it (server/tls-proxy.sh); None: the server itself serves what it claims
+    proxy: str | None = None
 
     @property
     def serves(self) -> tuple[str, ...]:
@@ -118,6 +122,7 @@ _SETUP_KEYS = {"requires", "apt", "commands", "inputs"}
 _START_KEYS = {"command", "env", "ready", "timeout", "warmup", "root"}
 _FAIRNESS_TEXT = ("processes", "threads", "pool", "keepalive", "production", "backlog")
 _TRANSPORT_FLAGS = ("tls", "h2", "h2c")
+PROXIES = ("nginx",)
 # Tables a variant replaces whole: a variant may implement fewer workloads, or depart on fewer knobs.
 _REPLACED = {"workloads", "departures"}
 
@@ -213,16 +218,24 @@ def _transport(check: _Checker, data: dict) -> Transport:
     if "transport" not in data:
         return Transport()
     table = check.table(data, "transport")
-    check.keys(table, {*_TRANSPORT_FLAGS, "note"}, "transport.")
+    check.keys(table, {*_TRANSPORT_FLAGS, "note", "proxy"}, "transport.")
     for field in _TRANSPORT_FLAGS:
         if not isinstance(table.get(field, False), bool):
             raise check.fail(f"transport.{field}", "true or false", table[field])
     transport = Transport(**{f: table.get(f, False) for f in _TRANSPORT_FLAGS},
-                          note=check.string(table, "note", prefix="transport."))
+                          note=check.string(table, "note", prefix="transport."),
+                          proxy=check.string(table, "proxy", required=False, prefix="transport."))
     if transport.h2 and not transport.tls:
         raise check.fail("transport.h2", "false unless tls = true (h2 is offered by ALPN over TLS; "
                                          "cleartext HTTP/2 is h2c)", True)
-    return transport
+    if transport.proxy is not None:
+        if transport.proxy not in PROXIES:
+            raise check.fail("transport.proxy", f"one of {list(PROXIES)}", transport.proxy)
+        if transport.h2c:
+            raise check.fail("transport.proxy", "no proxy with h2c = true (the proxy terminates TLS; cleartext "
+                                                "goes to the app itself)", transport.proxy)
+    # A variant that turns TLS off has nothing for its base's proxy to terminate.
+    return transport if transport.tls else dataclasses.replace(transport, proxy=None)
 
 
 def _build(data: dict, vid: str, folder: Path, manifest: Path, where: str) -> Variant:
