@@ -47,7 +47,18 @@ serve_nginx_and_fpm() {
     export NGINX_USER PUBLIC_DIR=$2
     # The `user` directive is only valid as root: workers then drop root like a packaged nginx.
     if [ "$(id -u)" = 0 ]; then NGINX_USER="user www-data;"; else NGINX_USER=""; fi
-    envsubst '${NGINX_USER} ${WORKERS} ${RUN_DIR} ${HOST} ${PORT} ${PUBLIC_DIR} ${STATIC_DIR} ${FPM_SOCKET}' \
+    # TLS on PORT when the harness gives a certificate, by nginx's ssl module as the stacks' deployment guides
+    # set it up. HTTP/1.1 only: a connection's HTTP/2 streams would be only as concurrent as the php-fpm pool
+    # (the manifests' [transport] notes say why none claims h2).
+    export TLS_LISTEN="" TLS_CONFIG=""
+    if [ -n "${TLS_CERT:-}" ] || [ -n "${TLS_KEY:-}" ]; then
+        TLS_LISTEN=" ssl"
+        TLS_CONFIG="        ssl_certificate ${TLS_CERT:?TLS_CERT and TLS_KEY must be set together};
+        ssl_certificate_key ${TLS_KEY:?TLS_CERT and TLS_KEY must be set together};
+        ssl_protocols TLSv1.2 TLSv1.3;
+        ssl_session_cache shared:SSL:10m;"
+    fi
+    envsubst '${NGINX_USER} ${WORKERS} ${RUN_DIR} ${HOST} ${PORT} ${PUBLIC_DIR} ${STATIC_DIR} ${FPM_SOCKET} ${TLS_LISTEN} ${TLS_CONFIG}' \
         < "$template" > "$RUN_DIR/nginx.conf"
     # -p and -e keep nginx from touching its compiled-in prefix and /var/log/nginx before it reads the
     # config. nginx runs in the background, where a bad config would only show as a server that never
