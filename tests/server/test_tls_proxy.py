@@ -5,6 +5,8 @@ import shlex
 from pathlib import Path
 
 from manifests import BASE
+from webshootout.commands.lines import display_of
+from webshootout.config.profiles import Point
 from webshootout.server import base
 from webshootout.services import certs
 from webshootout.services.assets import Assets
@@ -46,3 +48,9 @@ def test_a_stack_serving_tls_itself_keeps_its_command(tmp_path):
     assert not base.proxied(variant, env)
     assert base.command_for(variant, env.host, 8443, 1) == "run --port 8443"
     assert "APP_PORT" not in base.server_env(variant, env, 8443, tmp_path)
+
+
+def test_its_tls_rows_name_the_proxy(tmp_path):
+    variant = _variant(tmp_path, PROXIED)
+    assert display_of(variant, Point(connections=64, tls=True)) == "Demo, TLS by nginx"
+    assert display_of(variant, Point(connections=64)) == "Demo"

@@ -86,14 +86,18 @@ class TrialId:
     jit_reruns: int = 0  # runs of it before, which became warm-up as the server's JIT compiled through them
 
 
+def display_of(variant: catalog.Variant, point: Point) -> str:
+    """The stack's name on a trial's row; over TLS behind the proxy of its production form, it says so."""
+    proxy = point.tls and variant.transport.proxy
+    return variant.display + (f", TLS by {proxy}" if proxy else "")
+
+
 def trial_line(subject: Subject, point: Point, trial: TrialId, result: LoadResult, usages: Usages,
                link: cpulink.Measured | None = None) -> dict:
     """The one place a trial's result line is built."""
     compiling = usages.server.jit_cpu_percent
     variant, part, server, client_cpu = subject.variant, subject.part, usages.server, usages.client_cpu_percent
-    # A stack measured behind the TLS-terminating proxy of its production form is named so on every TLS row.
-    proxy = f", TLS by {variant.transport.proxy}" if point.tls and variant.transport.proxy else ""
-    return {"kind": "trial", "framework": variant.id, "display": variant.display + proxy, "language": variant.language,
+    return {"kind": "trial", "framework": variant.id, "display": display_of(variant, point), "language": variant.language,
             "workload": subject.workload, "part": part.name, "point": point.label, "profile": point.mode,
             "connections": point.connections, "rate": point.rate, "hash_n": point.hash_n,
             "queries": point.queries, "count": point.count,
