@@ -2,6 +2,9 @@
 # shootout-load against h2load (nghttp2) over HTTP/2 and TLS, on the same nginx: requests per client
 # CPU-second of each, PAIRS interleaved rounds per case, then the median ratio shootout-load / h2load per
 # case. Cases: h2c with prior knowledge, h2 over TLS (1 and 10 streams per connection), HTTP/1.1 over TLS.
+# The HTTP/2 cases also run bench/h2-crate (a client on the h2 crate, tokio and rustls, one thread, reading
+# and checking every body like shootout-load): is our own HTTP/2 framing cheaper than the field's Rust
+# library? Its median ratio shootout-load / h2-crate is printed too.
 # No connection-per-request case: h2load keeps its connections (given "Connection: close" it spins at 100 %
 # CPU without finishing).
 #
@@ -36,6 +39,8 @@ nginx=$(command -v nginx || echo /usr/sbin/nginx)
 command -v h2load >/dev/null || { echo "h2load is not installed (apt-get install nghttp2-client)" >&2; exit 1; }
 (cd "$root" && cargo build --release --quiet -p shootout-load)
 load="$root/target/release/shootout-load"
+(cd "$root/bench/h2-crate" && cargo build --release --quiet)
+crate="$root/bench/h2-crate/target/release/h2-crate-client"
 
 # A throwaway CA and a certificate for 127.0.0.1, made for this run and removed with it.
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=bench-ca \
@@ -72,24 +77,28 @@ CONF
 taskset -c "$SERVER_CPU" "$nginx" -c "$work/nginx.conf" -p "$work"
 sleep 0.5
 
-# case -> "url shootout-load-flags | h2load-flags"
+# case -> "url|shootout-load flags|h2load flags|h2-crate's streams per connection (- : not HTTP/2)"
 declare -A cases=(
-  ["h2c"]="http://127.0.0.1:$h2c_port/|--http 2|"
-  ["h2+tls"]="https://127.0.0.1:$tls_port/|--http 2|"
-  ["h2+tls 10 streams"]="https://127.0.0.1:$tls_port/|--http 2 --streams 10|-m 10"
-  ["h1+tls"]="https://127.0.0.1:$tls_port/|--http 1.1|--h1"
+  ["h2c"]="http://127.0.0.1:$h2c_port/|--http 2||1"
+  ["h2+tls"]="https://127.0.0.1:$tls_port/|--http 2||1"
+  ["h2+tls 10 streams"]="https://127.0.0.1:$tls_port/|--http 2 --streams 10|-m 10|10"
+  ["h1+tls"]="https://127.0.0.1:$tls_port/|--http 1.1|--h1|-"
 )
 order=("h2c" "h2+tls" "h2+tls 10 streams" "h1+tls")
 
 # measure TOOL CASE: "requests cpu_s" of one run pinned to CLIENT_CPU (CPU from the kernel's accounting).
 measure() {
   local tool=$1 spec=${cases[$2]}
-  local url=${spec%%|*} rest=${spec#*|}
-  local ours=${rest%%|*} theirs=${rest#*|}
+  local url ours theirs streams
+  IFS='|' read -r url ours theirs streams <<< "$spec"
   if [[ $tool == shootout-load ]]; then
     argv=("$load" --json -t 1 -c "$CONNECTIONS" -d "${DURATION}s" --expect-body "Hello, World!" $ours)
     [[ $url == https* ]] && argv+=(--tls --ca "$work/ca.pem")
     argv+=("$url")
+  elif [[ $tool == h2-crate ]]; then
+    local address=${url#*://}
+    argv=("$crate" "${address%/}" / "$CONNECTIONS" "$streams" "$DURATION" "Hello, World!")
+    if [[ $url == https* ]]; then argv+=("$work/ca.pem"); fi
   else
     argv=(h2load -t 1 -c "$CONNECTIONS" -D "$DURATION" $theirs "$url")
   fi
@@ -99,9 +108,10 @@ measure() {
 import json, re, sys
 tool, out, timing = sys.argv[1:]
 text = open(out).read()
-if tool == "shootout-load":
+if tool in ("shootout-load", "h2-crate"):
     data = json.loads(text)
-    requests, errors = data["requests"], sum(data["errors"].values())
+    requests = data["requests"]
+    errors = sum(data["errors"].values()) if isinstance(data["errors"], dict) else data["errors"]
 else:
     counts = re.search(r"requests: \d+ total, \d+ started, \d+ done, (\d+) succeeded, (\d+) failed, (\d+) errored", text)
     if not counts:
@@ -118,26 +128,36 @@ echo "server: nginx (1 worker) on CPU $SERVER_CPU; tools on CPU $CLIENT_CPU, 1 t
      "${DURATION}s per run, $PAIRS rounds"
 printf '%-26s %-6s %-14s %10s %8s %12s\n' case round tool "req/s" "CPU s" "req/CPU-s"
 summary=()
+median() {
+  python3 -c "
+import statistics, sys
+r = [float(x) for x in sys.argv[2:]]
+print(f'{sys.argv[1]:36} median {statistics.median(r):.2f}  (rounds: {\", \".join(f\"{x:.2f}\" for x in r)})')
+" "$@"
+}
 for name in "${order[@]}"; do
-  ratios=()
+  ratios=() crate_ratios=()
+  tools=(shootout-load h2load)
+  if [[ ${cases[$name]##*|} != - ]]; then tools+=(h2-crate); fi
   for round in $(seq 1 "$PAIRS"); do
-    tools=(shootout-load h2load)
-    (( round % 2 == 0 )) && tools=(h2load shootout-load)  # alternate who goes first
+    # Who goes first turns each round.
+    shift_by=$(( (round - 1) % ${#tools[@]} ))
+    ordered=("${tools[@]:shift_by}" "${tools[@]:0:shift_by}")
     declare -A per_cpu=()
-    for tool in "${tools[@]}"; do
+    for tool in "${ordered[@]}"; do
       read -r requests cpu < <(measure "$tool" "$name")
       per_cpu[$tool]=$(python3 -c "print(round($requests / max($cpu, 1e-9)))")
       printf '%-26s %-6s %-14s %10s %8s %12s\n' "$name" "$round" "$tool" \
         "$(python3 -c "print(round($requests / $DURATION))")" "$cpu" "${per_cpu[$tool]}"
     done
     ratios+=("$(python3 -c "print(${per_cpu[shootout-load]} / max(${per_cpu[h2load]}, 1))")")
+    if [[ -n ${per_cpu[h2-crate]:-} ]]; then
+      crate_ratios+=("$(python3 -c "print(${per_cpu[shootout-load]} / max(${per_cpu[h2-crate]}, 1))")")
+    fi
     unset per_cpu
   done
-  summary+=("$(python3 -c "
-import statistics, sys
-r = [float(x) for x in sys.argv[2:]]
-print(f'{sys.argv[1]:26} median {statistics.median(r):.2f}  (rounds: {\", \".join(f\"{x:.2f}\" for x in r)})')
-" "$name" "${ratios[@]}")")
+  summary+=("$(median "$name / h2load" "${ratios[@]}")")
+  if (( ${#crate_ratios[@]} )); then summary+=("$(median "$name / h2-crate" "${crate_ratios[@]}")"); fi
 done
-echo "shootout-load's requests per client CPU-second / h2load's (goal: at least 1.0):"
+echo "shootout-load's requests per client CPU-second / the other tool's (goal: at least 1.0):"
 printf '%s\n' "${summary[@]}"
