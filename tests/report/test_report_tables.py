@@ -104,3 +104,14 @@ def test_tls_points_show_what_was_negotiated_and_the_handshakes_of_all_trials():
     rows = {row[0]: row[-1] for row in extra.rows}
     assert rows == {"a": "TLSv1_3 TLS13_AES_128_GCM_SHA256 h2; 192 handshakes (0 resumed), 1.5/4 ms", "b": "-"}
     assert any(note.startswith("TLS: version, cipher and ALPN") for note in extra.notes)
+
+
+def test_tls_from_h2load_has_no_handshake_counts_and_none_are_made_up():
+    tls = {"version": "TLSv1.3", "cipher": "TLS_AES_256_GCM_SHA384", "alpn": "h2", "handshakes": None,
+           "resumed": None, "handshake_ms": None}
+    lines = [_line("a", n, 1000.0, tls=True, transport={"http": "2", "streams": 2, "tls": tls}) for n in (1, 2)]
+    data = summary.summarize({}, lines)
+    assert_valid_summary(json.loads(summary.to_json(data)))
+    (workload,) = data["workloads"]
+    assert workload["points"][0]["results"][0]["tls"]["handshakes"] is None
+    assert {row[0]: row[-1] for row in tables.extras(workload).rows} == {"a": "TLSv1.3 TLS_AES_256_GCM_SHA384 h2"}

@@ -131,15 +131,18 @@ def _tls(trials: list[dict]) -> dict | None:
     sessions = [t["transport"]["tls"] for t in trials if (t.get("transport") or {}).get("tls")]
     if not sessions:
         return None
-    first, timed = sessions[0], [s for s in sessions if "handshake_ms" in s]
+    first, timed = sessions[0], [s for s in sessions if s.get("handshake_ms")]
 
     def median_ms(key: str) -> float | None:
         values = [s["handshake_ms"][key] for s in timed if s["handshake_ms"][key] is not None]
         return round(stats.median(values), 3) if values else None
 
+    def total(key: str) -> int | None:  # h2load counts no handshakes: None, not a made-up 0
+        values = [s.get(key) for s in sessions]
+        return None if None in values else sum(values)
+
     return {"version": first["version"], "cipher": first["cipher"], "alpn": first["alpn"],
-            "handshakes": sum(s.get("handshakes", 0) for s in sessions),
-            "resumed": sum(s.get("resumed", 0) for s in sessions),
+            "handshakes": total("handshakes"), "resumed": total("resumed"),
             "handshake_ms_p50": median_ms("p50"), "handshake_ms_p99": median_ms("p99")}
 
 
