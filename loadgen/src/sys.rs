@@ -1,5 +1,5 @@
-//! The few operating-system facts std does not wrap: file-descriptor limit, CPU time, peak memory and a
-//! socket's retransmissions.
+//! The few operating-system facts std does not wrap: file-descriptor limit, CPU time, peak memory, a
+//! socket's retransmissions, and closing a socket with a reset.
 
 /// Raises the soft RLIMIT_NOFILE to at least `wanted` (up to the hard limit, or beyond it when
 /// privileged); returns the limit now in force.
@@ -61,6 +61,22 @@ pub fn retransmissions(socket: &impl std::os::fd::AsRawFd) -> Option<u32> {
     (done == 0).then_some(info.tcpi_total_retrans)
 }
 
+/// Makes closing `socket` reset the connection (SO_LINGER on, 0 s): the server's kernel drops what it
+/// holds unread from us, so the server does not go on answering requests nobody will read.
+pub fn reset_on_close(socket: &impl std::os::fd::AsRawFd) {
+    let linger = libc::linger { l_onoff: 1, l_linger: 0 };
+    // SAFETY: the pointer and length describe the struct we own; a failure only leaves the ordinary close.
+    unsafe {
+        libc::setsockopt(
+            socket.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_LINGER,
+            (&linger as *const libc::linger).cast(),
+            std::mem::size_of::<libc::linger>() as libc::socklen_t,
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,5 +95,19 @@ mod tests {
         let stream = std::net::TcpStream::connect(listener.local_addr().unwrap()).unwrap();
         assert_eq!(retransmissions(&stream), Some(0));
         assert_eq!(retransmissions(&std::fs::File::open("/dev/null").unwrap()), None, "not a socket");
+    }
+
+    #[test]
+    fn a_reset_close_drops_what_the_server_had_not_read() {
+        use std::io::{Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let mut client = std::net::TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        let (mut server, _) = listener.accept().unwrap();
+        client.write_all(b"GET / HTTP/1.1\r\n\r\n").unwrap();
+        reset_on_close(&client);
+        drop(client);
+        let mut unread = Vec::new();
+        let read = server.read_to_end(&mut unread);
+        assert_eq!(read.map_err(|e| e.kind()), Err(std::io::ErrorKind::ConnectionReset), "read {unread:?}");
     }
 }

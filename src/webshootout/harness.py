@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from .services import assets
-from .system import claims, cpulink, httpget, process, users
+from .system import claims, cpulink, process, users
 from .stacks import provision
 from .console import say
 from . import server
+from .server.settle import settle
 from .hosts import ship
 from .stacks.catalog import Variant
 from .load import native
@@ -255,23 +256,6 @@ def cpu_link(server_cpus: tuple[int, ...], load_cpus: tuple[int, ...],
         say(f"cannot measure how far apart the server and load CPUs are, so trials do not wait for them: {exc}")
         return None
     return link
-
-
-SETTLE_TIMEOUT = 60.0
-
-
-def settle(srv: server.Server) -> str | None:
-    """Waits for requests a load left queued (a driver that gave up does not cancel them server-side).
-
-    One GET of the ready path waits its turn behind them, so the next check or trial starts on an idle
-    server. Returns why it did not answer 200, or None.
-    """
-    url = srv.origin + srv.variant.start.ready
-    try:
-        status, _ = httpget.get(url, SETTLE_TIMEOUT, ca=srv.ca)
-    except httpget.GetError as exc:
-        return f"after the load: {exc}"
-    return None if status == 200 else f"after the load: GET {url} answered {status}"
 
 
 def keepalive_mismatch(variant: Variant, kept: KeepAlive) -> str | None:

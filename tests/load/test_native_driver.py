@@ -91,7 +91,7 @@ def test_warmup_pipelining_and_connection_per_request_become_flags():
 
 def test_the_connect_phase_is_asked_for_and_read_into_the_trial_line(fixture_root):
     args = native.argv(spec(Target("/p")))
-    assert args[args.index("--connect-deadline") + 1] == "60s" and args[args.index("--connect-min") + 1] == "99"
+    assert args[args.index("--connect-deadline") + 1] == "60s" and args[args.index("--connect-min") + 1] == "1"
     assert native.allowance(spec(Target("/p"), connect_deadline=30.0)) == 30.0 + 3.0 + 5.0 + 60
     phase = {"connections": 8, "opened": 8, "seconds": 0.5, "per_second": 16.0, "complete": True, "deadline_s": 60.0,
              "in_progress": 64, "refused": 1, "timed_out": 0, "failed": 0, "retried": 1, "syn_retransmitted": 2}

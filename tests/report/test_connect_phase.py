@@ -52,13 +52,14 @@ def test_the_connect_phase_is_a_cell_of_its_own_and_failed_connects_are_not_erro
 
 
 def test_a_point_run_with_fewer_connections_than_asked_is_flagged_not_ranked():
-    lines = [_line("short", n, connect=_phase(opened=9_950 + n, seconds=60.0), connect_s=60.0) for n in (1, 2, 3)]
+    lines = [_line("short", n, connect=_phase(opened=4_096 + n, seconds=60.0), connect_s=60.0) for n in (1, 2, 3)]
     workload = _workload(lines)
     short = _result(workload, "short")
     assert "connections-short" in short["flags"] and short["standing"] == "flagged"
-    assert tables.extras(workload).rows[0][2] == "9,951 of 10,000 open in 60 s"
+    assert tables.extras(workload).rows[0][2] == "4,097 of 10,000 open in 60 s"
     (table,) = tables.main_tables(workload)
-    assert any(note.startswith("flagged, not ranked: short at c=10000: connections-short") for note in table.notes)
+    assert any(note.startswith("flagged, not ranked: short at c=10000: connections-short: the server held 4,097 of "
+                               "the 10,000 connections asked") for note in table.notes)
 
 
 def test_a_connection_per_request_counts_its_failed_connects_as_failed_requests():

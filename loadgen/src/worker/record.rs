@@ -72,7 +72,13 @@ impl Worker {
     /// The window closed: requests in flight, and (open loop) requests due but unsent, at their age.
     pub(super) fn finish(&mut self, end: Instant) {
         for idx in 0..self.conns.len() {
-            for request in std::mem::take(&mut self.conns[idx].in_flight) {
+            let unanswered = std::mem::take(&mut self.conns[idx].in_flight);
+            // A server that queued many requests (pipelined, at thousands of connections) would answer
+            // them into closed sockets for minutes, into the next trial; a reset drops those it has not read.
+            if let (false, Some(stream)) = (unanswered.is_empty(), &self.conns[idx].stream) {
+                crate::sys::reset_on_close(stream);
+            }
+            for request in unanswered {
                 self.record_unfinished(request, end);
             }
         }

@@ -17,8 +17,11 @@ LATENCY_KEYS = (*PERCENTILES, "max", "mean", "stdev")
 ERROR_KINDS = ("connect", "read", "write", "timeout", "status", "validation", "parse")
 # The connect phase (shootout-load opens every connection before the first request): how long it may take,
 # and the share of the connections that must be open then for the point to run with those (else it fails).
+# A server that holds fewer than asked is measured with those it holds, its row flagged and unranked: how
+# many a stack holds is a result (Tomcat's max-connections 8,192 at 16,384), not a fault. Under 1 % the
+# machine, not the server, is what failed (ports, descriptors).
 CONNECT_DEADLINE = 60.0
-CONNECT_MIN_PERCENT = 99.0
+CONNECT_MIN_PERCENT = 1.0
 # From this many connections a point's connect phase is worth a line of its own (report, wrk and ab notes).
 MANY_CONNECTIONS = 1000
 CONNECT_PHASE_KEYS = ("connections", "opened", "seconds", "per_second", "complete", "deadline_s", "in_progress",

@@ -85,6 +85,10 @@ def flag_text(flag: str, result: dict) -> str:
     if flag == "below-rate":
         return (f"below-rate: achieved {count(result['achieved_rate'])} of the {count(result['target_rate'])} "
                 "req/s asked (under 99 %): the latency is that of an overloaded system")
+    if flag == "connections-short" and result.get("connect"):
+        phase = result["connect"]
+        return (f"connections-short: the server held {phase['opened']:,} of the {phase['connections']:,} "
+                "connections asked by the connect deadline (fewest of the trials); the point ran with those")
     if flag == "closes-connections":
         keepalive = result["keepalive"]
         return (f"closes connections: {keepalive['requests']} requests at verification took "
