@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from webshootout.workloads import techempower
-from webshootout.workloads.probe import Link, Response, framed, h2_response
+from webshootout.workloads.probe import Link, Response, Visitor, framed, h2_response
 from webshootout.workloads.probe_h2 import Client, H2Error
 
 
@@ -24,6 +24,14 @@ def test_an_http2_answer_is_framed_by_its_stream_and_keeps_its_cookies():
                                ("content-type", "text/plain")], b"x")
     assert framed(answer.headers) and answer.set_cookies == ("a=1", "b=2")
     assert not framed({"content-type": "text/plain"})  # HTTP/1.1 without a length or chunking
+
+
+def test_cookies_are_kept_as_a_browser_keeps_them_whatever_their_attributes():
+    visitor = Visitor("127.0.0.1", 1)
+    lines = ("uid=abc123; Max-Age=604800; $x-enc=URI_ENCODING; Path=/; HttpOnly", 'q="a b"; Path=/', "no-pair",
+             "sessionid=x=y; Secure")
+    visitor._keep_cookies(Response(200, {}, lines, b""))
+    assert visitor.cookies == {"uid": "abc123", "q": '"a b"', "sessionid": "x=y"}
 
 
 def test_techempowers_size_header_rule_holds_over_http1_only():

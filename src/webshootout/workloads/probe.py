@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import http.client
 from dataclasses import dataclass
-from http.cookies import CookieError, SimpleCookie
 from pathlib import Path
 from typing import Mapping
 
@@ -116,12 +115,11 @@ class Visitor:
     def _keep_cookies(self, response: Response) -> Response:
         if self.keep_cookies:
             for line in response.set_cookies:
-                try:
-                    jar = SimpleCookie(line)
-                except CookieError:
-                    continue
-                for name, morsel in jar.items():
-                    self.cookies[name] = morsel.value
+                # As a browser reads it (RFC 6265, 5.2): the pair before the first ";", its value kept as sent
+                # (quotes included); the attributes, known or not (Ktor's "$x-enc"), take no part.
+                name, equals, value = line.split(";", 1)[0].partition("=")
+                if equals and name.strip():
+                    self.cookies[name.strip()] = value.strip()
         return response
 
     def close(self) -> None:

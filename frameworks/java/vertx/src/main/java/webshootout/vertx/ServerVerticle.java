@@ -9,10 +9,9 @@ import io.vertx.ext.web.handler.FileSystemAccess;
 import io.vertx.ext.web.handler.StaticHandler;
 import io.vertx.sqlclient.Pool;
 import java.nio.file.Path;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import webshootout.common.Env;
 import webshootout.common.Hashing;
+import webshootout.common.HttpDate;
 import webshootout.common.WorldCache;
 
 /** One event loop's HTTP server: vertx-web's Router with every workload's route. */
@@ -22,7 +21,7 @@ final class ServerVerticle extends VerticleBase {
     private final Env env;
     private final Pool pool;
     private final WorldCache cache;
-    private String date = now();
+    private String date = HttpDate.now();
 
     ServerVerticle(Env env, Pool pool, WorldCache cache) {
         this.env = env;
@@ -30,14 +29,10 @@ final class ServerVerticle extends VerticleBase {
         this.cache = cache;
     }
 
-    private static String now() {
-        return DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(java.time.ZoneOffset.UTC));
-    }
-
     @Override
     public Future<?> start() {
         // Vert.x sets neither Server nor Date: Date is formatted once a second on this verticle's loop.
-        vertx.setPeriodic(1000, timer -> date = now());
+        vertx.setPeriodic(1000, timer -> date = HttpDate.now());
         Path hashFile = Path.of(env.hashFile());
         DbHandlers db = new DbHandlers(vertx, pool, cache);
         Sessions sessions = new Sessions(pool);
