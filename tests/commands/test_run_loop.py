@@ -108,10 +108,20 @@ def test_a_jit_that_never_stops_compiling_is_flagged_after_the_last_rerun(root, 
 
 
 def test_a_stack_that_cannot_pipeline_is_flagged_as_such(root, tmp_path):
-    _, rundir, _, _ = _run(root, tmp_path, driver=FakeDriver(errors=15, error_kind="timeout"), frameworks=("flask",),
-                           workloads=("plaintext",), trials=1, profile=Profile(connections=(8,), pipeline=16))
+    # One answer per batch of 16, the other 15 timed out.
+    _, rundir, _, _ = _run(root, tmp_path, driver=FakeDriver(rps=10.0, errors=15 * 50, error_kind="timeout"),
+                           frameworks=("flask",), workloads=("plaintext",), trials=1,
+                           profile=Profile(connections=(8,), pipeline=16))
     (trial,) = _trials(rundir)
     assert trial["flags"] == ["errors", "no-pipelining"]
+
+
+def test_an_overloaded_stack_that_pipelines_times_out_without_being_called_unable(root, tmp_path):
+    _, rundir, _, _ = _run(root, tmp_path, driver=FakeDriver(rps=1000.0, errors=300, error_kind="timeout"),
+                           frameworks=("flask",), workloads=("plaintext",), trials=1,
+                           profile=Profile(connections=(8,), pipeline=16))
+    (trial,) = _trials(rundir)
+    assert trial["flags"] == ["errors"]
 
 
 def test_a_failed_start_a_wrong_answer_a_death_and_a_leak_are_recorded_and_the_run_goes_on(root, tmp_path):
