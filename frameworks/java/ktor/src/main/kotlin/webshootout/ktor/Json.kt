@@ -7,10 +7,8 @@ import kotlinx.serialization.SerializationException
 import kotlinx.serialization.descriptors.SerialDescriptor
 import kotlinx.serialization.descriptors.buildClassSerialDescriptor
 import kotlinx.serialization.descriptors.element
-import kotlinx.serialization.encoding.CompositeDecoder
 import kotlinx.serialization.encoding.Decoder
 import kotlinx.serialization.encoding.Encoder
-import kotlinx.serialization.encoding.decodeStructure
 import kotlinx.serialization.encoding.encodeStructure
 import kotlinx.serialization.json.Json
 import kotlinx.serialization.modules.SerializersModule
@@ -37,19 +35,8 @@ object WorldSerializer : KSerializer<World> {
         encodeIntElement(descriptor, 1, value.randomNumber())
     }
 
-    override fun deserialize(decoder: Decoder): World = decoder.decodeStructure(descriptor) {
-        var id: Int? = null
-        var randomNumber: Int? = null
-        while (true) {
-            when (val index = decodeElementIndex(descriptor)) {
-                0 -> id = decodeIntElement(descriptor, 0)
-                1 -> randomNumber = decodeIntElement(descriptor, 1)
-                CompositeDecoder.DECODE_DONE -> break
-                else -> throw SerializationException("unexpected element $index")
-            }
-        }
-        World(id ?: throw SerializationException("no id"), randomNumber ?: throw SerializationException("no randomNumber"))
-    }
+    // The server only writes World; nothing it receives is decoded as one.
+    override fun deserialize(decoder: Decoder): World = throw SerializationException("World is only sent, never read")
 }
 
 /** Ktor's default JSON settings for ContentNegotiation, plus the World serializer. */
