@@ -173,6 +173,8 @@ def test_rows_target_asks_for_n_rows_and_accepts_only_n(n):
 def test_fortunes_target_accepts_the_table_and_refuses_it_unescaped_or_without_the_extra_fortune():
     regex = fortunes.target(_ctx("/fortunes")).expect_body_regex
     assert re.search(regex, TABLE) and re.search(regex, TABLE.replace("<tr>", "\n<tr>"))
+    for lt, gt in (("&#60;", "&#62;"), ("&#x3C;", "&#x3e;")):  # askama's numeric escapes, and hex
+        assert re.search(regex, TABLE.replace("&lt;", lt).replace("&gt;", gt))
     assert not re.search(regex, TABLE.replace(html.escape(FORTUNES[10][1]), FORTUNES[10][1]))
     assert not re.search(regex, fortunes_table(FORTUNES).replace(f"<td>{EXTRA_FORTUNE[1]}</td>", "<td>x</td>"))
 

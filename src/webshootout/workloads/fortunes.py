@@ -39,8 +39,10 @@ def verify(ctx: Context) -> None:
 
 def target(ctx: Context) -> Target:
     """Every answer a whole page with the escaped <script> fortune first, the one added per request, and the
-    Japanese one last (sorted by code point)."""
+    Japanese one last (sorted by code point). `<` and `>` may be escaped by name or by number (askama writes
+    `&#60;`), as the check's normalisation and TechEmpower's parser accept."""
     return Target(ctx.path, expect_body_regex=(
-        r"(?is)^\s*<!doctype html>.*<td>\s*11\s*</td>\s*<td>&lt;script&gt;alert\(.*"
+        r"(?is)^\s*<!doctype html>.*<td>\s*11\s*</td>\s*<td>(?:&lt;|&#0*60;|&#x0*3c;)script"
+        r"(?:&gt;|&#0*62;|&#x0*3e;)alert\(.*"
         r"<td>\s*0\s*</td>\s*<td>Additional fortune added at request time\.</td>.*"
         r"<td>\s*12\s*</td>\s*<td>フレームワークのベンチマーク</td>\s*</tr>\s*</table>\s*</body>\s*</html>\s*$"))
