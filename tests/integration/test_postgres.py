@@ -103,3 +103,39 @@ def test_fortune_is_seeded_and_reset_restores_what_a_trial_wrote(tmp_path, no_le
         with psycopg.connect(pg.connection.url) as server:  # the seeded copy is out of the servers' reach
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 server.execute("SELECT count(*) FROM shootout_seed.world")
+
+
+def test_a_reset_that_deadlocks_with_a_servers_late_transaction_is_tried_again(tmp_path, no_leftovers):
+    """A slow server still updating world after the load stopped: its transaction holds the last row and then
+    wants the first, which the restore (in id order) took meanwhile. PostgreSQL aborts the restore's statement
+    (its wait began first, so its backend finds the cycle); the reset goes again once the server commits."""
+    import threading
+    import time
+
+    import psycopg
+
+    with Postgres(tmp_path / "pg", default_split()[0], log=lambda m: None) as pg:
+        seeded = pg.query("SELECT id, randomnumber FROM world ORDER BY id")
+        with psycopg.connect(pg.connection.url, autocommit=True) as trial:  # rows the last trial changed
+            trial.execute("UPDATE world SET randomnumber = randomnumber % 10000 + 1 WHERE id IN (1, 10000)")
+        failures: list[BaseException] = []
+
+        def reset() -> None:
+            try:
+                pg.reset()
+            except BaseException as exc:  # reported by the test thread
+                failures.append(exc)
+
+        with psycopg.connect(pg.connection.url) as server:
+            server.execute("UPDATE world SET randomnumber = 7 WHERE id = 10000")
+            resetting = threading.Thread(target=reset)
+            resetting.start()
+            deadline = time.monotonic() + 20
+            while not pg.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock'"):
+                assert time.monotonic() < deadline, "the reset never waited for the server's row"
+                time.sleep(0.05)
+            server.execute("UPDATE world SET randomnumber = 7 WHERE id = 1")  # the deadlock; the reset yields
+            server.commit()
+        resetting.join(timeout=30)
+        assert not resetting.is_alive() and not failures, failures
+        assert pg.query("SELECT id, randomnumber FROM world ORDER BY id") == seeded
