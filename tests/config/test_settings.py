@@ -22,6 +22,13 @@ def test_defaults_and_cli_flags(root):
     assert s.trials == 3 and s.suite is None and len(s.parts) == 1
 
 
+def test_run_directories_given_relative_are_made_absolute(root, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    s = settings.build(args(frameworks="flask", out="runs"), root)
+    assert s.out == tmp_path / "runs"
+    assert settings.build(args(frameworks="flask", resume="runs/r1"), root).resume == tmp_path / "runs" / "r1"
+
+
 def test_suite_values_apply_and_flags_override(root):
     s = settings.build(args(suite="quick", trials=1), root)
     assert s.suite.name == "quick" and s.trials == 1

@@ -224,8 +224,9 @@ def build(args, root: Path, *, default_suite: str | None = None) -> Settings:
         driver=get("driver") or defaults.driver,
         server_cpus=server_cpus,
         load_cpus=load_cpus,
-        out=Path(get("out")) if get("out") else None,
-        resume=Path(get("resume")) if get("resume") else None,
+        # Absolute: the run directory's paths go to servers and PostgreSQL, which start in directories of their own.
+        out=Path(get("out")).absolute() if get("out") else None,
+        resume=Path(get("resume")).absolute() if get("resume") else None,
         install=not get("no_install"),
         hosts=placed,
         interleave=get("interleave") is not False,
