@@ -53,7 +53,7 @@ class SessionController {
                     return db.sql("INSERT INTO usersessions (uid, data) VALUES ($1, $2)")
                             .bind(0, fresh.newUid()).bind(1, data(1)).fetch().rowsUpdated().thenReturn(fresh);
                 }));
-        return visit.as(transaction::transactional).map(done -> {
+        return Uncancelled.run(() -> visit.as(transaction::transactional)).map(done -> {
             ResponseEntity.BodyBuilder response = ResponseEntity.ok();
             if (done.newUid() != null) {
                 response.header(HttpHeaders.SET_COOKIE, ResponseCookie.from(COOKIE, done.newUid()).path("/")
