@@ -60,8 +60,9 @@ def test_a_lock_held_by_a_server_fails_the_reset_in_time_and_the_log_is_kept(tmp
         with psycopg.connect(pg.connection.url) as server:  # a server stuck inside its transaction
             server.execute("INSERT INTO usersessions VALUES ('v', '{\"count\":1}')")
             started = time.monotonic()
-            with pytest.raises(PostgresError, match="lock timeout"):
+            with pytest.raises(PostgresError, match="lock timeout") as failed:
                 pg.reset()
+            assert "idle in transaction, last statement: INSERT INTO usersessions" in str(failed.value)
             assert time.monotonic() - started < 20
             server.rollback()
         pg.reset()  # once the lock is gone the database is usable again

@@ -192,8 +192,18 @@ class Cluster:
                 if attempt == RESET_ATTEMPTS:
                     raise _reset_failed(exc, f" ({RESET_ATTEMPTS} attempts)") from None
                 time.sleep(RESET_RETRY_S)
+            except psycopg.errors.LockNotAvailable as exc:
+                raise _reset_failed(exc, holders=self._lock_holders()) from None
             except psycopg.Error as exc:
                 raise _reset_failed(exc) from None
+
+    def _lock_holders(self) -> str:
+        """What the servers' own connections are doing inside a transaction: the one that keeps a lock is
+        among them, and its state and last statement say which handler left it (an "idle in transaction"
+        connection is a transaction its framework never ended)."""
+        rows = self.query("SELECT pid, state, left(query, 80) FROM pg_stat_activity "
+                          "WHERE usename = %s AND xact_start IS NOT NULL ORDER BY xact_start", (ROLE,))
+        return "; ".join(f"backend {pid} {state}, last statement: {text}" for pid, state, text in rows)
 
     def _reset_once(self) -> None:
         with self._admin(DATABASE) as conn:
@@ -252,9 +262,10 @@ def statement_kind(sql: str) -> str:
     return words[0] if words[0] in ("select", "update") else "other"
 
 
-def _reset_failed(exc: psycopg.Error, after: str = "") -> PostgresError:
+def _reset_failed(exc: psycopg.Error, after: str = "", holders: str = "") -> PostgresError:
+    held = f"\n  the server's connections in a transaction: {holders}" if holders else ""
     return PostgresError(f"resetting the database before a trial failed{after}: {type(exc).__name__}: "
-                         f"{str(exc).strip()}")
+                         f"{str(exc).strip()}{held}")
 
 
 def _restore(conn: psycopg.Connection, table: str, column: str) -> None:
