@@ -201,8 +201,11 @@ class Cluster:
         """What the servers' own connections are doing inside a transaction: the one that keeps a lock is
         among them, and its state and last statement say which handler left it (an "idle in transaction"
         connection is a transaction its framework never ended)."""
-        rows = self.query("SELECT pid, state, left(query, 80) FROM pg_stat_activity "
-                          "WHERE usename = %s AND xact_start IS NOT NULL ORDER BY xact_start", (ROLE,))
+        try:
+            rows = self.query("SELECT pid, state, left(query, 80) FROM pg_stat_activity "
+                              "WHERE usename = %s AND xact_start IS NOT NULL ORDER BY xact_start", (ROLE,))
+        except psycopg.Error:
+            return ""  # the reset's own error is the one to report
         return "; ".join(f"backend {pid} {state}, last statement: {text}" for pid, state, text in rows)
 
     def _reset_once(self) -> None:

@@ -53,7 +53,12 @@ class SessionController {
                     return db.sql("INSERT INTO usersessions (uid, data) VALUES ($1, $2)")
                             .bind(0, fresh.newUid()).bind(1, data(1)).fetch().rowsUpdated().thenReturn(fresh);
                 }));
-        return Uncancelled.run(() -> visit.as(transaction::transactional)).map(done -> {
+        // Once begun, the transaction runs to its commit even if the client leaves (its answer is then dropped):
+        // cancelled inside TransactionalOperator it neither commits nor rolls back, r2dbc-pool takes the
+        // connection back still inside it, later requests' autocommit UPDATEs run in it and their row locks are
+        // held until the server stops (reproduced: a backend "idle in transaction", other UPDATEs waiting on it).
+        Mono<Visit> committed = Mono.fromFuture(() -> visit.as(transaction::transactional).toFuture(), true);
+        return committed.map(done -> {
             ResponseEntity.BodyBuilder response = ResponseEntity.ok();
             if (done.newUid() != null) {
                 response.header(HttpHeaders.SET_COOKIE, ResponseCookie.from(COOKIE, done.newUid()).path("/")
