@@ -45,6 +45,14 @@ def test_a_stack_behind_a_tls_terminating_proxy_says_which(tmp_path):
     assert plain.transport.proxy is None and listed(plain.transport) == "-"
 
 
+def test_a_variant_may_serve_tls_itself_where_its_base_sits_behind_a_proxy(tmp_path):
+    base, own = load(tmp_path, BASE + '[transport]\ntls = true\nproxy = "nginx"\nnote = "x"\n'
+                                      '[variants.own]\ntransport = { h2 = true, h2c = true, proxy = "none" }\n')
+    assert base.transport.proxy == "nginx"
+    assert own.transport.proxy is None and own.transport.serves == ("h1", "h1+tls", "h2+tls", "h2c")
+    assert listed(own.transport) == "tls,h2,h2c"
+
+
 def test_missing_flags_are_false_and_a_variant_may_turn_one_off(tmp_path):
     base, plain = load(tmp_path, BASE + '[transport]\ntls = true\nnote = "x"\n'
                                         '[variants.plain]\ntransport = { tls = false }\n')
@@ -59,7 +67,7 @@ def test_missing_flags_are_false_and_a_variant_may_turn_one_off(tmp_path):
     ('tls = true\nnote = ""', "transport.note: expected a non-empty string, got ''"),
     ('tls = true\nquic = true\nnote = "x"', "transport.quic: expected one of"),
     ('h2 = true\nnote = "x"', "transport.h2: expected false unless tls = true"),
-    ('tls = true\nproxy = "haproxy"\nnote = "x"', "transport.proxy: expected one of ['nginx'], got 'haproxy'"),
+    ('tls = true\nproxy = "haproxy"\nnote = "x"', "transport.proxy: expected one of ['nginx', 'none'], got 'haproxy'"),
     ('tls = true\nh2c = true\nproxy = "nginx"\nnote = "x"', "transport.proxy: expected no proxy with h2c = true"),
 ])
 def test_bad_tables_name_the_file_and_the_field(tmp_path, table, expected):

@@ -123,6 +123,7 @@ _START_KEYS = {"command", "env", "ready", "timeout", "warmup", "root"}
 _FAIRNESS_TEXT = ("processes", "threads", "pool", "keepalive", "production", "backlog")
 _TRANSPORT_FLAGS = ("tls", "h2", "h2c")
 PROXIES = ("nginx",)
+NO_PROXY = "none"  # a variant's way to serve TLS itself when its base sits behind a proxy
 # Tables a variant replaces whole: a variant may implement fewer workloads, or depart on fewer knobs.
 _REPLACED = {"workloads", "departures"}
 
@@ -222,18 +223,18 @@ def _transport(check: _Checker, data: dict) -> Transport:
     for field in _TRANSPORT_FLAGS:
         if not isinstance(table.get(field, False), bool):
             raise check.fail(f"transport.{field}", "true or false", table[field])
+    proxy = check.string(table, "proxy", required=False, prefix="transport.")
+    if proxy is not None and proxy not in (*PROXIES, NO_PROXY):
+        raise check.fail("transport.proxy", f"one of {[*PROXIES, NO_PROXY]}", proxy)
     transport = Transport(**{f: table.get(f, False) for f in _TRANSPORT_FLAGS},
                           note=check.string(table, "note", prefix="transport."),
-                          proxy=check.string(table, "proxy", required=False, prefix="transport."))
+                          proxy=None if proxy == NO_PROXY else proxy)
     if transport.h2 and not transport.tls:
         raise check.fail("transport.h2", "false unless tls = true (h2 is offered by ALPN over TLS; "
                                          "cleartext HTTP/2 is h2c)", True)
-    if transport.proxy is not None:
-        if transport.proxy not in PROXIES:
-            raise check.fail("transport.proxy", f"one of {list(PROXIES)}", transport.proxy)
-        if transport.h2c:
-            raise check.fail("transport.proxy", "no proxy with h2c = true (the proxy terminates TLS; cleartext "
-                                                "goes to the app itself)", transport.proxy)
+    if transport.proxy is not None and transport.h2c:
+        raise check.fail("transport.proxy", "no proxy with h2c = true (the proxy terminates TLS; cleartext goes "
+                                            "to the app itself)", transport.proxy)
     # A variant that turns TLS off has nothing for its base's proxy to terminate.
     return transport if transport.tls else dataclasses.replace(transport, proxy=None)
 
