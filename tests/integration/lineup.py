@@ -29,6 +29,17 @@ def _folders() -> dict[str, tuple[str, ...]]:
 
 
 LINEUP = _folders()
+_BASES = {v.name: v for v in catalog.discover(ROOT) if v.id == v.name}
+
+
+def shared_transport(variant: catalog.Variant) -> str | None:
+    """Why the lineup leaves a variant's TLS and HTTP/2 unchecked: its [transport] table is its base's, note
+    included, so the same server code serves them (the -cluster forms), and the base's check covers it; CI's
+    time budget has no room for each of them again. `shootout check` itself checks every id's."""
+    base = _BASES.get(variant.name)
+    if base is None or base.id == variant.id or variant.transport != base.transport or base.unavailable:
+        return None
+    return f"its [transport] table is {base.id}'s, checked with {base.id}"
 
 
 class Builder(threading.Thread):

@@ -61,3 +61,11 @@ def test_a_stack_behind_nginx_is_checked_over_tls_and_h2_through_it(fixture_root
         for workload in ("plaintext", "json", "hash", "static"):
             assert f"fake-proxied {workload} over {transport}: ok" in out
     assert "fake-proxied HTTP/2 streams over h2+tls: ok" in out and "over h2c" not in out
+
+
+def test_a_check_may_leave_a_stacks_transports_to_another_id(fixture_root, capsys, no_leftovers):
+    code = check.run(make_settings(fixture_root, ("faketls",)), transports=lambda variant: "checked with its base")
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "faketls: transports not checked: checked with its base" in out and "faketls json: ok" in out
+    assert " over h2c" not in out and "TLS_CERT" not in out  # not started again with a certificate

@@ -12,17 +12,24 @@ from webshootout.commands import check
 from webshootout.workloads.probe import Visitor
 
 from .helpers import make_settings
-from .lineup import LINEUP
+from .lineup import LINEUP, shared_transport
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.mark.parametrize("name", list(LINEUP))  # lineup.py: slow builds last
 def test_every_available_framework_passes_check(root, capsys, no_leftovers, name):
-    code = check.run(make_settings(root, LINEUP[name]))
+    code = check.run(make_settings(root, LINEUP[name]), transports=shared_transport)
     out = capsys.readouterr().out
     failed = [line for line in out.splitlines() if "FAILED" in line or line.startswith("  |")]
     assert code == 0, "\n".join(failed)
+
+
+def test_the_lineup_checks_a_variants_transports_where_its_table_differs_from_its_base(root):
+    by_id = {v.id: v for v in catalog.discover(root)}
+    assert shared_transport(by_id["express-cluster"]) == "its [transport] table is express's, checked with express"
+    assert shared_transport(by_id["express"]) is None
+    assert shared_transport(by_id["starlette-granian"]) is None  # Granian's own TLS, h2 and h2c
 
 
 def test_express_cluster_keeps_a_visitor_across_reconnects(root, no_leftovers):

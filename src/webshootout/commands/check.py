@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 from ..stacks import catalog
 from .. import harness
@@ -22,8 +23,8 @@ def _shown(tail: str) -> str:
 class _Checker:
     """Checks one variant after another, printing a line per workload and transport, keeping the failures."""
 
-    def __init__(self, settings: Settings, env, stack):
-        self.settings, self.env, self.stack = settings, env, stack
+    def __init__(self, settings: Settings, env, stack, transports):
+        self.settings, self.env, self.stack, self.transports = settings, env, stack, transports
         self.tls_env = None  # env with the run's certificate, made when a stack first claims TLS
         self.failures: list[str] = []
 
@@ -44,6 +45,10 @@ class _Checker:
                 for verification in served.check(workloads):
                     self.report(variant, verification.workload, verification.reason, served,
                                 verification.keepalive and not verification.keepalive.kept_alive)
+                skip = self.transports(variant)
+                if skip:
+                    print(f"{variant.id}: transports not checked: {skip}")
+                    return
                 for outcome in check_transport.cleartext(served, workloads):
                     self.report_outcome(variant, outcome, served)
             if variant.transport.tls:
@@ -72,14 +77,17 @@ class _Checker:
         print(f"{variant.id} {what}: FAILED: {reason}\n  server log (last lines):\n{_shown(served.log_tail())}")
 
 
-def run(settings: Settings, stack=harness) -> int:
+def run(settings: Settings, stack=harness,
+        transports: Callable[[catalog.Variant], str | None] = lambda variant: None) -> int:
+    """`transports(variant)` may say why that variant's transports besides cleartext HTTP/1.1 go unchecked
+    (the lineup's, for a variant that serves them as its base does); None checks them all."""
     variants = settings.variants()
     with tempfile.TemporaryDirectory(prefix="shootout-check-") as tmp:
         work = Path(tmp)
         with placement.placed(settings.hosts, say, catalog.available_ids(variants)) as where, \
                 stack.environment(work, work / "logs", settings.server_cpus, stack.needs_database(variants),
                                   where) as env:
-            checker = _Checker(settings, env, stack)
+            checker = _Checker(settings, env, stack, transports)
             for variant in variants:
                 if variant.unavailable:
                     print(f"{variant.id}: unavailable ({variant.unavailable})")
