@@ -127,11 +127,16 @@ def _pinned(version: str, text: str) -> bool:
 
 
 def _debian_versions(packages) -> list[str]:
+    """Each package's installed version, or before its stack's setup installs it, the one apt would install
+    (the unit tests may run before the lineup has installed every stack's packages)."""
     found = []
     for package in packages:
-        done = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True)
-        if done.returncode == 0 and done.stdout:
-            found.append(done.stdout.split(":")[-1])
+        installed = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True)
+        policy = subprocess.run(["apt-cache", "policy", package], capture_output=True, text=True).stdout
+        candidate = next((line.split()[-1] for line in policy.splitlines() if "Candidate:" in line), "(none)")
+        version = installed.stdout if installed.returncode == 0 and installed.stdout else candidate
+        if version != "(none)":
+            found.append(version.split(":")[-1])
     return found
 
 
