@@ -5,11 +5,20 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.javalin.Javalin;
 import io.javalin.http.staticfiles.Location;
 import java.nio.file.Path;
+import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
+import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import webshootout.common.Env;
 import webshootout.common.JdbcWorkloads;
+import webshootout.common.PemKeyStore;
 
 /** Javalin 7 on its embedded Jetty, thread per request, every route declared in the config. */
 public final class Main {
@@ -20,6 +29,7 @@ public final class Main {
 
     public static void main(String[] args) throws Exception {
         Env env = Env.fromSystem();
+        PemKeyStore tls = PemKeyStore.fromEnv();
         HikariDataSource pool = new HikariDataSource(new HikariConfig(env.hikari()));
         DbHandlers db = new DbHandlers(new JdbcWorkloads(pool));
         SessionHandler session = new SessionHandler(pool);
@@ -33,10 +43,11 @@ public final class Main {
             QueuedThreadPool threads = new QueuedThreadPool(maxThreads, Math.min(8, maxThreads));
             threads.setName("http");
             config.jetty.threadPool = threads;
-            // Our own connector only for its accept queue: the JDK's default backlog (50) drops SYNs when
-            // 64 clients connect at once (see the jetty stack); WORKERS selectors as there.
+            // Our own connector for its accept queue: the JDK's default backlog (50) drops SYNs when 64 clients
+            // connect at once (see the jetty stack); WORKERS selectors as there. And for TLS and HTTP/2, which
+            // Javalin leaves to Jetty's connector (its SSL plugin, javalin-ssl, is not served for 7.2.3 here).
             config.jetty.addConnector((server, http) -> {
-                ServerConnector connector = new ServerConnector(server, 1, env.workers(), new HttpConnectionFactory(http));
+                ServerConnector connector = connector(server, http, env.workers(), tls);
                 connector.setHost(env.host());
                 connector.setPort(env.port());
                 connector.setAcceptQueueSize(1024);
@@ -65,6 +76,26 @@ public final class Main {
             pool.close();
         }));
         app.start();
+    }
+
+    /**
+     * As Jetty 12's documentation sets up HTTP/2, on Javalin's HttpConfiguration. Without TLS_CERT/TLS_KEY:
+     * cleartext HTTP/1.1, with h2c beside it (a connection that opens with HTTP/2's preface is served as HTTP/2).
+     * With them: TLS only, ALPN offering h2 and http/1.1, and http/1.1 to a client that offers no ALPN protocol.
+     */
+    private static ServerConnector connector(Server server, HttpConfiguration http, int selectors, PemKeyStore tls) {
+        HttpConnectionFactory http11 = new HttpConnectionFactory(http);
+        if (tls == null) {
+            return new ServerConnector(server, 1, selectors, http11, new HTTP2CServerConnectionFactory(http));
+        }
+        http.addCustomizer(new SecureRequestCustomizer());
+        SslContextFactory.Server ssl = new SslContextFactory.Server();
+        ssl.setKeyStore(tls.keyStore());
+        ssl.setKeyStorePassword(tls.password());
+        ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
+        alpn.setDefaultProtocol(http11.getProtocol());
+        return new ServerConnector(server, 1, selectors, new SslConnectionFactory(ssl, alpn.getProtocol()), alpn,
+                new HTTP2ServerConnectionFactory(http), http11);
     }
 
     record Message(String message) {

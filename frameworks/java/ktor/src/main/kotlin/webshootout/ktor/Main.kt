@@ -12,6 +12,7 @@ import io.ktor.server.application.install
 import io.ktor.server.application.serverConfig
 import io.ktor.server.engine.connector
 import io.ktor.server.engine.embeddedServer
+import io.ktor.server.engine.sslConnector
 import io.ktor.server.http.content.staticFiles
 import io.ktor.server.netty.Netty
 import io.ktor.server.plugins.contentnegotiation.ContentNegotiation
@@ -30,6 +31,7 @@ import kotlinx.coroutines.withContext
 import webshootout.common.Env
 import webshootout.common.Hashing
 import webshootout.common.JdbcWorkloads
+import webshootout.common.PemKeyStore
 
 /**
  * Ktor on its embedded Netty engine in production form: development mode off (no auto-reload), no CallLogging
@@ -39,6 +41,7 @@ import webshootout.common.JdbcWorkloads
  */
 fun main() {
     val env = Env.fromSystem()
+    val tls = PemKeyStore.fromEnv()
     val pool = HikariDataSource(HikariConfig(env.hikari()))
     // cached's copy of world is read here, at start, after the harness has seeded the table.
     val workloads = JdbcWorkloads(pool)
@@ -49,9 +52,19 @@ fun main() {
             module { serveWorkloads(env, pool, workloads) }
         },
         configure = {
-            connector {
-                host = env.host()
-                port = env.port()
+            if (tls == null) {
+                connector {
+                    host = env.host()
+                    port = env.port()
+                }
+            } else {
+                // TLS only on PORT. Ktor's Netty engine offers h2 and http/1.1 by ALPN (enableHttp2, on by
+                // default, with the JDK's ALPN) and takes the key from a KeyStore, not PEM files. The key
+                // password is asked for each time and the engine wipes the array it gets, so a fresh copy.
+                sslConnector(tls.keyStore(), tls.alias(), { tls.password().toCharArray() }, { tls.password().toCharArray() }) {
+                    host = env.host()
+                    port = env.port()
+                }
             }
             connectionGroupSize = env.workers() / 2 + 1
             workerGroupSize = env.workers() / 2 + 1

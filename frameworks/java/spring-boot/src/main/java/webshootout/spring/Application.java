@@ -6,6 +6,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
+import webshootout.common.TlsFiles;
 import webshootout.common.WorldCache;
 
 @SpringBootApplication
@@ -42,17 +43,13 @@ public class Application {
      * (set here, not in application.properties, because unset they must be absent, not empty).
      */
     private static Map<String, Object> tls() {
-        String cert = System.getenv("TLS_CERT");
-        String key = System.getenv("TLS_KEY");
-        if (cert == null && key == null) {
+        TlsFiles tls = TlsFiles.fromEnv();
+        if (tls == null) {
             return Map.of();
         }
-        if (cert == null || key == null) {
-            throw new IllegalStateException("TLS_CERT=" + cert + " and TLS_KEY=" + key + ": set both or neither");
-        }
         return Map.of(
-                "server.ssl.certificate", "file:" + cert,
-                "server.ssl.certificate-private-key", "file:" + key,
+                "server.ssl.certificate", "file:" + tls.cert(),
+                "server.ssl.certificate-private-key", "file:" + tls.key(),
                 "server.http2.enabled", "true");
     }
 

@@ -3,6 +3,8 @@ package webshootout.vertx;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
@@ -10,6 +12,7 @@ import io.vertx.sqlclient.PoolOptions;
 import java.util.ArrayList;
 import java.util.List;
 import webshootout.common.Env;
+import webshootout.common.TlsFiles;
 import webshootout.common.World;
 import webshootout.common.WorldCache;
 
@@ -20,6 +23,7 @@ public final class Main {
 
     public static void main(String[] args) {
         Env env = Env.fromSystem();
+        HttpServerOptions options = serverOptions(env);
         // No worker-thread tuning beyond Vert.x's defaults: only hash (blocking file read, CPU) runs there.
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(env.workers()));
         PgConnectOptions connect = new PgConnectOptions().setHost(env.pgHost()).setPort(env.pgPort())
@@ -35,12 +39,26 @@ public final class Main {
                     rows.forEach(row -> all.add(new World(row.getInteger(0), row.getInteger(1))));
                     return new WorldCache(all);
                 })
-                .compose(cache -> vertx.deployVerticle(() -> new ServerVerticle(env, pool, cache),
+                .compose(cache -> vertx.deployVerticle(() -> new ServerVerticle(env, options, pool, cache),
                         new DeploymentOptions().setInstances(env.workers())))
                 .onSuccess(id -> System.out.println("Vert.x listening on " + env.host() + ":" + env.port()))
                 .onFailure(failure -> {
                     failure.printStackTrace();
                     System.exit(1);
                 });
+    }
+
+    /**
+     * Cleartext HTTP/1.1 as Vert.x serves it by default (which also takes h2c, its default). With TLS_CERT and
+     * TLS_KEY (PEM paths): TLS only on PORT, ALPN offering h2 and http/1.1 (Vert.x's default ALPN versions).
+     */
+    static HttpServerOptions serverOptions(Env env) {
+        HttpServerOptions options = new HttpServerOptions().setHost(env.host()).setPort(env.port());
+        TlsFiles tls = TlsFiles.fromEnv();
+        if (tls == null) {
+            return options;
+        }
+        return options.setSsl(true).setUseAlpn(true)
+                .setKeyCertOptions(new PemKeyCertOptions().setCertPath(tls.cert()).setKeyPath(tls.key()));
     }
 }

@@ -19,12 +19,14 @@ final class ServerVerticle extends VerticleBase {
     static final String TEXT = "text/plain; charset=utf-8";
 
     private final Env env;
+    private final HttpServerOptions options;
     private final Pool pool;
     private final WorldCache cache;
     private String date = HttpDate.now();
 
-    ServerVerticle(Env env, Pool pool, WorldCache cache) {
+    ServerVerticle(Env env, HttpServerOptions options, Pool pool, WorldCache cache) {
         this.env = env;
+        this.options = options;
         this.pool = pool;
         this.cache = cache;
     }
@@ -70,7 +72,7 @@ final class ServerVerticle extends VerticleBase {
                 .onSuccess(ws -> ws.textMessageHandler(ws::writeTextMessage))
                 .onFailure(ctx::fail));
 
-        return vertx.createHttpServer(new HttpServerOptions().setHost(env.host()).setPort(env.port()))
+        return vertx.createHttpServer(options)
                 .requestHandler(router)
                 .listen();
     }

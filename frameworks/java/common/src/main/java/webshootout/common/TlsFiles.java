@@ -1,0 +1,21 @@
+package webshootout.common;
+
+/**
+ * The harness's TLS_CERT (PEM: the server's certificate, then its CA) and TLS_KEY (PEM, PKCS#8) paths. Both set:
+ * the server serves TLS only on PORT; neither: cleartext as always; one alone stops the server rather than let it
+ * quietly serve cleartext.
+ */
+public record TlsFiles(String cert, String key) {
+    /** The pair, or null for a cleartext server. */
+    public static TlsFiles fromEnv() {
+        String cert = System.getenv("TLS_CERT");
+        String key = System.getenv("TLS_KEY");
+        if (cert == null && key == null) {
+            return null;
+        }
+        if (cert == null || key == null) {
+            throw new IllegalStateException("TLS_CERT=" + cert + " and TLS_KEY=" + key + ": set both or neither");
+        }
+        return new TlsFiles(cert, key);
+    }
+}
