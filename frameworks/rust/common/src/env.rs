@@ -60,3 +60,21 @@ impl Env {
         })
     }
 }
+
+#[cfg(feature = "tls")]
+impl Tls {
+    /// The rustls server config for these PEM files on the ring provider, ALPN left to the caller.
+    pub fn rustls_config(&self) -> Result<rustls::ServerConfig, String> {
+        use rustls::pki_types::{CertificateDer, PrivateKeyDer, pem::PemObject};
+        let chain = CertificateDer::pem_file_iter(&self.cert)
+            .and_then(|certs| certs.collect::<Result<Vec<_>, _>>())
+            .map_err(|error| format!("TLS_CERT {}: {error}", self.cert))?;
+        let key = PrivateKeyDer::from_pem_file(&self.key).map_err(|error| format!("TLS_KEY {}: {error}", self.key))?;
+        rustls::ServerConfig::builder_with_provider(std::sync::Arc::new(rustls::crypto::ring::default_provider()))
+            .with_safe_default_protocol_versions()
+            .map_err(|error| error.to_string())?
+            .with_no_client_auth()
+            .with_single_cert(chain, key)
+            .map_err(|error| format!("TLS_CERT/TLS_KEY: {error}"))
+    }
+}

@@ -8,7 +8,7 @@ mod hooks;
 
 use std::sync::OnceLock;
 
-use hyperlane::{Server, ServerConfig};
+use hyperlane::{Server, ServerConfig, TlsConfig};
 use shootout_common::env::Env;
 use shootout_common::runtime;
 use shootout_common::techempower::WorldCache;
@@ -56,6 +56,9 @@ async fn serve(env: Env, nodelay: Option<bool>) {
     }
     let mut config = ServerConfig::default();
     config.set_address(env.address.to_string()).set_nodelay(nodelay);
+    // hyperlane's own rustls (ring) termination. A listener speaks one protocol (ServerProtocol, HTTP/1
+    // by default) and offers only its ALPN id: an HTTP/2 one would refuse http/1.1 clients, so HTTP/1.1.
+    config.set_tls(env.tls.as_ref().map(|tls| TlsConfig::new(tls.cert.clone(), tls.key.clone())));
     let mut server = Server::default();
     server
         .server_config(config)

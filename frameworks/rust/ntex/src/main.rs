@@ -134,7 +134,7 @@ async fn main() -> std::io::Result<()> {
     let app = Arc::new(App { pool: workloads::pool(&env), hash_file: env.hash_file.clone(), cache: WorldCache::default() });
     let static_dir = env.static_dir.clone();
     eprintln!("ntex-shootout listening on {} with {} workers", env.address, env.workers);
-    web::HttpServer::new(async move || {
+    let server = web::HttpServer::new(async move || {
         // ntex sets a current Date itself; the Server header is the application's, and
         // DefaultHeaders is ntex's middleware for a header on every response.
         web::App::new()
@@ -143,8 +143,14 @@ async fn main() -> std::io::Result<()> {
             .service((plaintext, json, db, queries, updates, fortunes, cached, session, hash, websocket))
             .service(ntex_files::Files::new("/static", &static_dir))
     })
-    .workers(env.workers)
-    .bind(env.address)?
-    .run()
-    .await
+    .workers(env.workers);
+    // bind_rustls sets the config's ALPN to h2 and http/1.1 and serves whichever the client picks.
+    let server = match &env.tls {
+        Some(tls) => {
+            let config = tls.rustls_config().map_err(|error| std::io::Error::new(std::io::ErrorKind::InvalidData, error))?;
+            server.bind_rustls(env.address, &config)?
+        }
+        None => server.bind(env.address)?,
+    };
+    server.run().await
 }

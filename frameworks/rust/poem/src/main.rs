@@ -1,5 +1,7 @@
 //! webshootout workloads on poem 3 (see docs/workloads.md).
 
+mod tls;
+
 use std::sync::Arc;
 
 use futures_util::{SinkExt, StreamExt};
@@ -7,7 +9,7 @@ use poem::{
     EndpointExt, IntoResponse, Request, Response, Route, Server, get, handler,
     endpoint::StaticFilesEndpoint,
     http::{StatusCode, header},
-    listener::TcpListener,
+    listener::{Listener, TcpListener},
     middleware::SetHeader,
     web::{
         Data, Html, Json, Query,
@@ -149,8 +151,26 @@ async fn serve(env: Env) {
         // application, and SetHeader is poem's middleware for a header on every response.
         .with(SetHeader::new().overriding(header::SERVER, "poem"))
         .data(app);
-    eprintln!("poem-shootout listening on {} with {} worker threads", env.address, env.workers);
-    if let Err(error) = Server::new(TcpListener::bind(env.address)).run(routes).await {
+    let served = match &env.tls {
+        Some(tls) => {
+            let config = tls.rustls_config().unwrap_or_else(|error| {
+                eprintln!("poem-shootout: {error}");
+                std::process::exit(1);
+            });
+            let tcp = TcpListener::bind(env.address).into_acceptor().await.unwrap_or_else(|error| {
+                eprintln!("poem-shootout: cannot listen on {}: {error}", env.address);
+                std::process::exit(1);
+            });
+            eprintln!("poem-shootout listening (TLS) on {} with {} worker threads", env.address, env.workers);
+            Server::new_with_acceptor(tls::RustlsAcceptor::new(tcp, config)).run(routes).await
+        }
+        None => {
+            // poem serves with hyper-util's auto builder: HTTP/1.1, and h2c with prior knowledge.
+            eprintln!("poem-shootout listening on {} with {} worker threads", env.address, env.workers);
+            Server::new(TcpListener::bind(env.address)).run(routes).await
+        }
+    };
+    if let Err(error) = served {
         eprintln!("poem-shootout: cannot serve on {}: {error}", env.address);
         std::process::exit(1);
     }

@@ -1,7 +1,7 @@
 //! webshootout workloads on Rocket 0.5 (see docs/workloads.md).
 //!
 //! Address, port, workers and logging come from ROCKET_* variables the manifest sets, the way
-//! Rocket's configuration guide does it; Rocket itself sets Server and Date.
+//! Rocket's configuration guide does it, TLS from TLS_CERT/TLS_KEY; Rocket itself sets Server and Date.
 
 #[macro_use]
 extern crate rocket;
@@ -111,7 +111,12 @@ fn rocket() -> _ {
         std::process::exit(2);
     });
     let app = App { pool: workloads::pool(&env), hash_file: env.hash_file.clone(), cache: WorldCache::default() };
-    rocket::build()
+    // TLS_CERT/TLS_KEY become Rocket's tls.certs and tls.key, as ROCKET_TLS would set them.
+    let mut config = rocket::Config::figment();
+    if let Some(tls) = &env.tls {
+        config = config.merge(("tls.certs", &tls.cert)).merge(("tls.key", &tls.key));
+    }
+    rocket::custom(config)
         .manage(app)
         .attach(Template::fairing())
         .mount("/", routes![plaintext, json, db, queries, updates, fortunes, cached, session, hash, websocket])

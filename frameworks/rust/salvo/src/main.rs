@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use salvo::affix_state;
+use salvo::conn::rustls::{Keycert, RustlsConfig};
 use salvo::http::cookie::{Cookie, SameSite};
 use salvo::http::header::{HeaderValue, SERVER};
 use salvo::prelude::*;
@@ -153,10 +154,25 @@ async fn serve(env: Env) {
         .push(Router::with_path("ws").get(websocket))
         .push(Router::with_path("static/{**}").get(StaticDir::new([env.static_dir.clone()])));
     let service = Service::new(router).hoop(server_header);
-    let acceptor = TcpListener::new(env.address).try_bind().await.unwrap_or_else(|error| {
-        eprintln!("salvo-shootout: cannot listen on {}: {error}", env.address);
+    let address = env.address;
+    let cannot_listen = |error: salvo::Error| -> ! {
+        eprintln!("salvo-shootout: cannot listen on {address}: {error}");
+        std::process::exit(1)
+    };
+    let Some(tls) = &env.tls else {
+        let acceptor = TcpListener::new(env.address).try_bind().await.unwrap_or_else(|error| cannot_listen(error));
+        eprintln!("salvo-shootout listening on {} with {} worker threads", env.address, env.workers);
+        Server::new(acceptor).serve(service).await;
+        return;
+    };
+    // salvo's rustls listener (ring provider): ALPN h2 and http/1.1, serving whichever is chosen.
+    let keycert = Keycert::new().cert_from_path(&tls.cert).and_then(|keycert| keycert.key_from_path(&tls.key));
+    let keycert = keycert.unwrap_or_else(|error| {
+        eprintln!("salvo-shootout: cannot read TLS_CERT/TLS_KEY: {error}");
         std::process::exit(1);
     });
-    eprintln!("salvo-shootout listening on {} with {} worker threads", env.address, env.workers);
+    let listener = TcpListener::new(env.address).rustls(RustlsConfig::new(keycert));
+    let acceptor = listener.try_bind().await.unwrap_or_else(|error| cannot_listen(error));
+    eprintln!("salvo-shootout listening (TLS) on {} with {} worker threads", env.address, env.workers);
     Server::new(acceptor).serve(service).await;
 }
