@@ -8,6 +8,7 @@ import { positiveInteger } from '../common/env.js';
 import hashing from '../common/hash.js';
 import { bumpSql, cookieValue } from '../common/sessions.js';
 import tfb from '../common/tfb.js';
+import { tlsFiles } from '../common/tls.js';
 
 const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL } = process.env;
 const COOKIE = 'uid';
@@ -30,10 +31,15 @@ const fortunesTemplate = ejs.compile(
 
 const cache = tfb.sqlWorldCache(sql);
 
+// With TLS_CERT/TLS_KEY, Bun.serve's own TLS, and http2: true (Bun 1.4's HTTP/2 server) so that ALPN offers
+// h2 beside http/1.1. Unset: cleartext HTTP/1.1 as before; http2 stays off there, as it would also take h2c.
+const tls = tlsFiles();
+
 const server = Bun.serve({
   hostname: HOST,
   port: Number(PORT),
   reusePort: process.env.REUSE_PORT === '1',
+  ...(tls && { tls, http2: true }),
   routes: {
     '/plaintext': () => text('Hello, World!'),
     '/json': () => json({ message: 'Hello, World!' }),

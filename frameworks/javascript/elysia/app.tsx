@@ -9,6 +9,7 @@ import { positiveInteger } from '../common/env.js';
 import hashing from '../common/hash.js';
 import { bumpSql } from '../common/sessions.js';
 import tfb from '../common/tfb.js';
+import { tlsFiles } from '../common/tls.js';
 
 const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL } = process.env;
 
@@ -41,6 +42,11 @@ function Fortunes({ fortunes }: { fortunes: { id: number; message: string }[] })
 }
 
 const TEXT = 'text/plain; charset=utf-8';
+
+// With TLS_CERT/TLS_KEY, Bun.serve's own TLS through listen()'s options, and http2: true (Bun 1.4's HTTP/2
+// server) so that ALPN offers h2 beside http/1.1. Unset: cleartext HTTP/1.1 as before; http2 stays off
+// there, as it would also take h2c.
+const tls = tlsFiles();
 
 // The uid cookie is not signed: Elysia answers 400 to a bad signature before the handler runs, where the
 // contract wants an unknown visitor; a random 128-bit uid is as unguessable as a signature.
@@ -91,4 +97,9 @@ const app = new Elysia()
       ws.raw.send(message as any);
     },
   })
-  .listen({ hostname: HOST, port: Number(PORT), reusePort: process.env.REUSE_PORT === '1' });
+  .listen({
+    hostname: HOST,
+    port: Number(PORT),
+    reusePort: process.env.REUSE_PORT === '1',
+    ...(tls && { tls, http2: true }),
+  });

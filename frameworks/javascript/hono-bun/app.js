@@ -11,6 +11,7 @@ import { positiveInteger } from '../common/env.js';
 import { honoApp } from '../common/hono-app.js';
 import { bumpSql } from '../common/sessions.js';
 import tfb from '../common/tfb.js';
+import { tlsFiles } from '../common/tls.js';
 
 const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL, SECRET_KEY } = process.env;
 
@@ -32,10 +33,15 @@ const app = honoApp({
   secretKey: SECRET_KEY,
 });
 
+// With TLS_CERT/TLS_KEY, Bun.serve's own TLS, and http2: true (Bun 1.4's HTTP/2 server) so that ALPN offers
+// h2 beside http/1.1. Unset: cleartext HTTP/1.1 as before; http2 stays off there, as it would also take h2c.
+const tls = tlsFiles();
+
 Bun.serve({
   hostname: HOST,
   port: Number(PORT),
   reusePort: process.env.REUSE_PORT === '1',
+  ...(tls && { tls, http2: true }),
   fetch: app.fetch,
   websocket,
 });

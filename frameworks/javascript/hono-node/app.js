@@ -2,6 +2,7 @@
 // `node app.js` serves in one process, `node ../common/cluster.js app.js` in WORKERS processes.
 import { createRequire } from 'node:module';
 import fs from 'node:fs/promises';
+import { createSecureServer } from 'node:http2';
 import { serve, upgradeWebSocket } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
@@ -16,6 +17,7 @@ const { positiveInteger } = require('../common/env.js');
 const { honoApp } = require('../common/hono-app.js');
 const { bump } = require('../common/sessions.js');
 const tfb = require('../common/tfb.js');
+const { tlsFiles } = require('../common/tls.js');
 
 const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL, SECRET_KEY } = process.env;
 
@@ -41,10 +43,16 @@ const app = honoApp({
   secretKey: SECRET_KEY,
 });
 
+// With TLS_CERT/TLS_KEY, @hono/node-server's documented HTTP/2 form: serve()'s createServer set to
+// node:http2's createSecureServer, and allowHTTP1 so that ALPN offers http/1.1 beside h2 (the WebSocket
+// upgrade arrives on that side). Unset: node:http's cleartext server as before.
+const tls = tlsFiles();
+
 // @hono/node-server's WebSocket support takes a ws server it hands the upgrades to.
 serve({
   fetch: app.fetch,
   hostname: HOST,
   port: Number(PORT),
   websocket: { server: new WebSocketServer({ noServer: true }) },
+  ...(tls && { createServer: createSecureServer, serverOptions: { allowHTTP1: true, ...tls } }),
 });

@@ -3,6 +3,7 @@
 // `node app.js` serves in one process, `node ../common/cluster.js app.js` in WORKERS processes.
 const fs = require('node:fs/promises');
 const http = require('node:http');
+const http2 = require('node:http2');
 const path = require('node:path');
 const render = require('@koa/ejs');
 const Router = require('@koa/router');
@@ -14,6 +15,7 @@ const { positiveInteger } = require('../common/env.js');
 const hashing = require('../common/hash.js');
 const { bump } = require('../common/sessions.js');
 const tfb = require('../common/tfb.js');
+const { tlsFiles } = require('../common/tls.js');
 
 const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL, SECRET_KEY } = process.env;
 const COOKIE = 'uid';
@@ -112,7 +114,13 @@ app.use(async (ctx, next) => {
   }
 });
 
-const server = http.createServer(app.callback());
+// With TLS_CERT/TLS_KEY, app.callback() on node:http2's secure server, as Koa's maintainers advise for
+// HTTP/2 (koajs/koa#1833): h2 by ALPN, and allowHTTP1 serves http/1.1 clients too (the WebSocket upgrade
+// arrives on that side). Unset: node:http's cleartext server as before.
+const tls = tlsFiles();
+const server = tls === null
+  ? http.createServer(app.callback())
+  : http2.createSecureServer({ allowHTTP1: true, ...tls }, app.callback());
 // Koa has no WebSocket support of its own: ws shares the HTTP server.
 const wss = new WebSocketServer({ server, path: '/ws' });
 wss.on('connection', (ws) => {

@@ -12,10 +12,13 @@ import { AppController } from './app.controller';
 import { Cookies, ExpressCookies, FastifyCookies } from './cookies';
 import { Database } from './database';
 import { EchoGateway } from './echo.gateway';
+import { tlsFiles } from './shared';
 
 const { HOST, PORT, STATIC_DIR, SECRET_KEY } = process.env;
 const VIEWS = join(__dirname, '..', '..', 'common', 'views');
 const fastify = process.argv.includes('--adapter=fastify');
+// With TLS_CERT/TLS_KEY ({ cert, key }), each adapter's own TLS options; null: cleartext HTTP/1.1 as before.
+const tls = tlsFiles();
 
 @Module({})
 class AppModule {
@@ -32,7 +35,9 @@ class AppModule {
 const logger = ['error', 'warn'] as const;
 
 async function expressApp() {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forAdapter(ExpressCookies), { logger: [...logger] });
+  // Nest's httpsOptions: node:https around Express (HTTP/1.1 only; Express does not run on node:http2).
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forAdapter(ExpressCookies), { logger: [...logger], ...(tls && { httpsOptions: tls }) });
   app.disable('x-powered-by');
   // Express sets no Server header of its own; node's http module sets a current Date.
   app.use((req, res, next) => {
@@ -46,9 +51,16 @@ async function expressApp() {
   return app;
 }
 
+// Fastify's own http2 and https options, which Nest's FastifyAdapter takes (FastifyHttp2SecureOptions), as
+// Fastify's HTTP/2 docs show: h2 by ALPN, and allowHTTP1 for http/1.1 clients, the WebSocket upgrade among them.
+function fastifyOptions() {
+  if (tls === null) return { logger: false };
+  return { logger: false, http2: true as const, https: { allowHTTP1: true, ...tls } };
+}
+
 async function fastifyApp() {
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forAdapter(FastifyCookies), new FastifyAdapter({ logger: false }), { logger: [...logger] });
+    AppModule.forAdapter(FastifyCookies), new FastifyAdapter(fastifyOptions()), { logger: [...logger] });
   app.getHttpAdapter().getInstance().addHook('onRequest', (request, reply, done) => {
     reply.header('server', 'NestJS');
     done();

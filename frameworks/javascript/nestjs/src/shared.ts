@@ -5,3 +5,4 @@ export const { positiveInteger } = require('../../common/env.js');
 export const hashing = require('../../common/hash.js');
 export const { bump } = require('../../common/sessions.js');
 export const tfb = require('../../common/tfb.js');
+export const { tlsFiles } = require('../../common/tls.js');
