@@ -118,5 +118,6 @@ async def gunicorn_app() -> web.Application:
 
 if __name__ == "__main__":
     # One process serves every connection: its pool is the whole DB_POOL_TOTAL. No access log.
+    # Given TLS_CERT/TLS_KEY, run_app's ssl_context serves TLS only; without them, None: cleartext.
     web.run_app(create_app(env.db_pool_total()), host=env.value("HOST"), port=env.positive_int("PORT"),
-                access_log=None, print=None)
+                ssl_context=env.tls_context(), access_log=None, print=None)

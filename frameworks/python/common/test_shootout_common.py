@@ -107,3 +107,17 @@ def test_world_cache_answers_from_its_rows():
 def test_db_pool_total_reads_a_positive_integer(monkeypatch):
     monkeypatch.setenv("DB_POOL_TOTAL", "3")
     assert env.db_pool_total() == 3
+
+
+def test_tls_context_is_none_without_tls_variables(monkeypatch):
+    monkeypatch.delenv("TLS_CERT", raising=False)
+    monkeypatch.delenv("TLS_KEY", raising=False)
+    assert env.tls_context() is None
+
+
+@pytest.mark.parametrize(("given", "missing"), [("TLS_CERT", "TLS_KEY"), ("TLS_KEY", "TLS_CERT")])
+def test_tls_context_refuses_one_variable_without_the_other(monkeypatch, given, missing):
+    monkeypatch.setenv(given, "/some/file.pem")
+    monkeypatch.delenv(missing, raising=False)
+    with pytest.raises(RuntimeError, match=f"^environment variable {missing} is not set"):
+        env.tls_context()

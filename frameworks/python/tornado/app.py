@@ -7,6 +7,7 @@ stays behind to supervise them), then start an event loop and a database pool in
 import argparse
 import asyncio
 import random
+import ssl
 
 import asyncpg
 import uvloop
@@ -113,7 +114,7 @@ class Echo(tornado.websocket.WebSocketHandler):
         await self.write_message(message, binary=isinstance(message, bytes))
 
 
-async def serve(sockets: list) -> None:
+async def serve(sockets: list, tls: ssl.SSLContext | None) -> None:
     async with sessions.create_pool() as pool:
         world_cache = te.WorldCache()
         await asyncpg_queries.fill_cache(world_cache, pool)
@@ -137,7 +138,8 @@ async def serve(sockets: list) -> None:
             # No access log: one log line per request is not part of what is measured.
             log_function=lambda handler: None,
         )
-        server = tornado.httpserver.HTTPServer(app)
+        # An ssl.SSLContext (TLS_CERT/TLS_KEY given) serves TLS only; None: cleartext.
+        server = tornado.httpserver.HTTPServer(app, ssl_options=tls)
         server.add_sockets(sockets)
         await asyncio.Event().wait()
 
@@ -146,9 +148,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loop", choices=("asyncio", "uvloop"), required=True)
     loop = parser.parse_args().loop
+    tls = env.tls_context()  # before forking: a bad TLS_CERT/TLS_KEY stops the parent, not each child
     sockets = tornado.netutil.bind_sockets(env.positive_int("PORT"), env.value("HOST"))
     tornado.process.fork_processes(env.positive_int("WORKERS"))
-    (uvloop.run if loop == "uvloop" else asyncio.run)(serve(sockets))
+    (uvloop.run if loop == "uvloop" else asyncio.run)(serve(sockets, tls))
 
 
 if __name__ == "__main__":
