@@ -15,7 +15,7 @@ import qualified Data.Text.Lazy as TL
 import qualified Data.Text.Lazy.Encoding as TLE
 import Database.PostgreSQL.Simple (Connection)
 import Network.HTTP.Types (status400)
-import Network.Wai.Handler.Warp (defaultSettings, runSettings, setHost, setPort)
+import Network.Wai.Handler.Warp (defaultSettings, setHost, setPort)
 import Network.Wai.Handler.WebSockets (websocketsOr)
 import Network.Wai.Middleware.Static (addBase, policy, staticPolicy, (>->))
 import qualified Network.WebSockets as WS
@@ -29,6 +29,7 @@ import Shootout.Echo
 import Shootout.Env
 import Shootout.Fortune
 import Shootout.Hash
+import Shootout.Serve
 import Shootout.Session
 import Shootout.World
 
@@ -39,7 +40,7 @@ main = do
   cache <- newWorldCache pool
   app <- scottyApp (routes env pool cache)
   let settings = setHost (fromString (envHost env)) (setPort (envPort env) defaultSettings)
-  runSettings settings (websocketsOr WS.defaultConnectionOptions echo app)
+  serve settings (websocketsOr WS.defaultConnectionOptions echo app)
 
 routes :: Env -> Pool Connection -> WorldCache -> ScottyM ()
 routes env pool cache = do

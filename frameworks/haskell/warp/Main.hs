@@ -26,6 +26,7 @@ import Shootout.Echo
 import Shootout.Env
 import Shootout.Fortune
 import Shootout.Hash
+import Shootout.Serve
 import Shootout.Session
 import Shootout.World
 
@@ -35,7 +36,7 @@ main = do
   pool <- newDbPool (envDatabaseUrl env) (envPoolSize env)
   cache <- newWorldCache pool
   let settings = setHost (fromString (envHost env)) (setPort (envPort env) defaultSettings)
-  runSettings settings (websocketsOr WS.defaultConnectionOptions echo (app env pool cache))
+  serve settings (websocketsOr WS.defaultConnectionOptions echo (app env pool cache))
 
 app :: Env -> Pool Connection -> WorldCache -> Application
 app env pool cache req respond = case (requestMethod req, pathInfo req) of
