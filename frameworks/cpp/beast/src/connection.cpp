@@ -3,9 +3,12 @@
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
+#include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
 
 #include <chrono>
+#include <type_traits>
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -13,12 +16,15 @@ namespace websocket = beast::websocket;
 
 namespace {
 
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+
 // Beast's examples bound every read with a timeout so an idle or stuck client cannot hold a connection.
 constexpr auto kIdleTimeout = std::chrono::seconds(30);
 
-asio::awaitable<void> echo(beast::tcp_stream stream, const Request& upgrade) {
-  stream.expires_never();  // the websocket stream keeps its own timeouts
-  websocket::stream<beast::tcp_stream> ws(std::move(stream));
+template <class Stream>
+asio::awaitable<void> echo(Stream stream, const Request& upgrade) {
+  beast::get_lowest_layer(stream).expires_never();  // the websocket stream keeps its own timeouts
+  websocket::stream<Stream> ws(std::move(stream));
   ws.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
   beast::error_code ec;
   auto on_error = asio::redirect_error(asio::use_awaitable, ec);
@@ -33,16 +39,21 @@ asio::awaitable<void> echo(beast::tcp_stream stream, const Request& upgrade) {
   }
 }
 
-}  // namespace
-
-asio::awaitable<void> serve(Worker& worker, asio::ip::tcp::socket socket) {
-  beast::tcp_stream stream(std::move(socket));
+// One template for both transports, so cleartext and TLS run the same request loop.
+template <class Stream>
+asio::awaitable<void> session(Worker& worker, Stream stream) {
+  constexpr bool tls = std::is_same_v<Stream, TlsStream>;
   beast::flat_buffer buffer;
   beast::error_code ec;
   auto on_error = asio::redirect_error(asio::use_awaitable, ec);
+  if constexpr (tls) {
+    beast::get_lowest_layer(stream).expires_after(kIdleTimeout);
+    co_await stream.async_handshake(asio::ssl::stream_base::server, on_error);
+    if (ec) co_return;
+  }
   for (;;) {
     Request request;
-    stream.expires_after(kIdleTimeout);
+    beast::get_lowest_layer(stream).expires_after(kIdleTimeout);
     co_await http::async_read(stream, buffer, request, on_error);
     if (ec) break;  // the client closed, timed out, or sent something that is not HTTP
     if (is_websocket_echo(request)) {
@@ -58,5 +69,20 @@ asio::awaitable<void> serve(Worker& worker, asio::ip::tcp::socket socket) {
     }
     if (ec || !keep_alive) break;
   }
-  stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ec);
+  if constexpr (tls) {
+    beast::get_lowest_layer(stream).expires_after(kIdleTimeout);  // close_notify both ways, bounded
+    co_await stream.async_shutdown(on_error);
+  } else {
+    stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ec);
+  }
+}
+
+}  // namespace
+
+asio::awaitable<void> serve(Worker& worker, asio::ip::tcp::socket socket) {
+  return session(worker, beast::tcp_stream(std::move(socket)));
+}
+
+asio::awaitable<void> serve(Worker& worker, asio::ip::tcp::socket socket, asio::ssl::context& tls) {
+  return session(worker, TlsStream(std::move(socket), tls));
 }

@@ -10,13 +10,16 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/redirect_error.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <openssl/ssl.h>
 #include <sys/socket.h>
 
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <random>
 #include <thread>
 #include <vector>
@@ -35,7 +38,31 @@ struct Thread {
   std::unique_ptr<Worker> worker;
 };
 
-asio::awaitable<void> accept(Worker& worker, tcp::acceptor& acceptor) {
+// Beast's TLS examples' context, from the harness's PEM files. tls_server rather than the examples' tlsv12
+// so TLS 1.3 is negotiated as by the other stacks (OpenSSL 3 refuses below 1.2 at its default security level). Beast has no
+// HTTP/2, so ALPN selects http/1.1 when the client offers it and nothing otherwise.
+std::optional<asio::ssl::context> tls_context(const Settings& settings) {
+  if (settings.tls_cert.empty()) return std::nullopt;
+  asio::ssl::context context(asio::ssl::context::tls_server);
+  context.set_options(asio::ssl::context::default_workarounds);
+  context.use_certificate_chain_file(settings.tls_cert);
+  context.use_private_key_file(settings.tls_key, asio::ssl::context::pem);
+  SSL_CTX_set_alpn_select_cb(
+      context.native_handle(),
+      [](SSL*, const unsigned char** out, unsigned char* outlen, const unsigned char* in, unsigned int inlen, void*) {
+        static constexpr unsigned char http11[] = "\x08http/1.1";
+        unsigned char* selected = nullptr;
+        if (SSL_select_next_proto(&selected, outlen, http11, sizeof http11 - 1, in, inlen) != OPENSSL_NPN_NEGOTIATED) {
+          return SSL_TLSEXT_ERR_NOACK;
+        }
+        *out = selected;
+        return SSL_TLSEXT_ERR_OK;
+      },
+      nullptr);
+  return context;
+}
+
+asio::awaitable<void> accept(Worker& worker, tcp::acceptor& acceptor, asio::ssl::context* tls) {
   for (;;) {
     boost::system::error_code ec;
     tcp::socket socket = co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
@@ -44,7 +71,11 @@ asio::awaitable<void> accept(Worker& worker, tcp::acceptor& acceptor) {
       continue;
     }
     socket.set_option(tcp::no_delay(true));
-    asio::co_spawn(acceptor.get_executor(), serve(worker, std::move(socket)), asio::detached);
+    if (tls != nullptr) {
+      asio::co_spawn(acceptor.get_executor(), serve(worker, std::move(socket), *tls), asio::detached);
+    } else {
+      asio::co_spawn(acceptor.get_executor(), serve(worker, std::move(socket)), asio::detached);
+    }
   }
 }
 
@@ -69,6 +100,8 @@ int main() {
       return std::max(1, settings.db_pool / settings.workers + (thread < settings.db_pool % settings.workers ? 1 : 0));
     };
 
+    std::optional<asio::ssl::context> tls = tls_context(settings);  // shared by the threads, read-only once made
+
     techempower::load_world_cache(settings.database_url);  // the cached workload's rows, read once at start
 
     std::vector<std::unique_ptr<Thread>> threads;
@@ -78,11 +111,11 @@ int main() {
       thread->worker = std::make_unique<Worker>(
           Worker{settings, pg::Pool(thread->io, settings.database_url, connections(i), statements()), std::mt19937(seed())});
       listen(thread->acceptor, endpoint);
-      asio::co_spawn(thread->io, accept(*thread->worker, thread->acceptor), asio::detached);
+      asio::co_spawn(thread->io, accept(*thread->worker, thread->acceptor, tls ? &*tls : nullptr), asio::detached);
       threads.push_back(std::move(thread));
     }
-    std::cerr << "beast: listening on " << endpoint << " with " << settings.workers << " worker threads and "
-              << std::max(settings.db_pool, settings.workers) << " PostgreSQL connections\n";
+    std::cerr << "beast: listening on " << endpoint << (tls ? " (TLS)" : "") << " with " << settings.workers
+              << " worker threads and " << std::max(settings.db_pool, settings.workers) << " PostgreSQL connections\n";
 
     std::vector<std::jthread> running;
     for (std::size_t i = 1; i < threads.size(); ++i) running.emplace_back([&io = threads[i]->io] { io.run(); });

@@ -25,10 +25,15 @@ long integer(const char* name, long low, long high) {
   return value;
 }
 
+std::string optional(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? std::string() : value;
+}
+
 }  // namespace
 
 Settings Settings::from_environment() {
-  return Settings{
+  Settings settings{
       .host = required("HOST"),
       .port = static_cast<unsigned short>(integer("PORT", 1, 65535)),
       .workers = static_cast<int>(integer("WORKERS", 1, 1024)),
@@ -36,5 +41,11 @@ Settings Settings::from_environment() {
       .database_url = required("DATABASE_URL"),
       .hash_file = required("HASH_FILE"),
       .static_dir = required("STATIC_DIR"),
+      .tls_cert = optional("TLS_CERT"),
+      .tls_key = optional("TLS_KEY"),
   };
+  if (settings.tls_cert.empty() != settings.tls_key.empty()) {
+    throw std::runtime_error("TLS_CERT and TLS_KEY must be set together (TLS) or both left unset (cleartext)");
+  }
+  return settings;
 }

@@ -11,6 +11,8 @@ struct Settings {
   std::string database_url;
   std::string hash_file;
   std::string static_dir;
+  std::string tls_cert;  // PEM chain and key: both set means serve TLS only, both empty cleartext
+  std::string tls_key;
 
   // Throws std::runtime_error naming the variable and its value when one is missing or malformed.
   static Settings from_environment();
