@@ -32,6 +32,12 @@ LINEUP = _folders()
 _BASES = {v.name: v for v in catalog.discover(ROOT) if v.id == v.name}
 
 
+# Over TLS and HTTP/2 the lineup checks again what a transport can change: plain and JSON bodies, a file, the
+# session cookie (HTTP/2 may split Cookie into fields) and wss; the database workloads run the same handlers
+# whatever the transport. The HTTP/2 streams check runs as always. `shootout check` checks every workload.
+TRANSPORT_WORKLOADS = ("plaintext", "json", "static", "session", "websocket")
+
+
 def shared_transport(variant: catalog.Variant) -> str | None:
     """Why the lineup leaves a variant's TLS and HTTP/2 unchecked: its [transport] table is its base's, note
     included, so the same server code serves them (the -cluster forms), and the base's check covers it; CI's

@@ -69,3 +69,13 @@ def test_a_check_may_leave_a_stacks_transports_to_another_id(fixture_root, capsy
     assert code == 0, out
     assert "faketls: transports not checked: checked with its base" in out and "faketls json: ok" in out
     assert " over h2c" not in out and "TLS_CERT" not in out  # not started again with a certificate
+
+
+def test_a_check_may_take_fewer_workloads_over_the_other_transports(fixture_root, capsys, no_leftovers):
+    code = check.run(make_settings(fixture_root, ("faketls",)), transport_workloads=("json",))
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "faketls plaintext: ok" in out and "faketls hash: ok" in out  # cleartext: every workload
+    for transport in ("h2c", "h1+tls", "h2+tls"):
+        assert f"faketls json over {transport}: ok" in out and f"faketls hash over {transport}" not in out
+    assert "faketls HTTP/2 streams over h2+tls: ok" in out  # its slow requests are its own

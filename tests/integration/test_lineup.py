@@ -12,14 +12,15 @@ from webshootout.commands import check
 from webshootout.workloads.probe import Visitor
 
 from .helpers import make_settings
-from .lineup import LINEUP, shared_transport
+from .lineup import LINEUP, TRANSPORT_WORKLOADS, shared_transport
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.mark.parametrize("name", list(LINEUP))  # lineup.py: slow builds last
 def test_every_available_framework_passes_check(root, capsys, no_leftovers, name):
-    code = check.run(make_settings(root, LINEUP[name]), transports=shared_transport)
+    code = check.run(make_settings(root, LINEUP[name]), transports=shared_transport,
+                     transport_workloads=TRANSPORT_WORKLOADS)
     out = capsys.readouterr().out
     failed = [line for line in out.splitlines() if "FAILED" in line or line.startswith("  |")]
     assert code == 0, "\n".join(failed)

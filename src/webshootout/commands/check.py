@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Collection
 
 from ..stacks import catalog
 from .. import harness
@@ -23,8 +23,9 @@ def _shown(tail: str) -> str:
 class _Checker:
     """Checks one variant after another, printing a line per workload and transport, keeping the failures."""
 
-    def __init__(self, settings: Settings, env, stack, transports):
-        self.settings, self.env, self.stack, self.transports = settings, env, stack, transports
+    def __init__(self, settings: Settings, env, stack, transports, transport_workloads):
+        self.settings, self.env, self.stack = settings, env, stack
+        self.transports, self.transport_workloads = transports, transport_workloads
         self.tls_env = None  # env with the run's certificate, made when a stack first claims TLS
         self.failures: list[str] = []
 
@@ -49,6 +50,8 @@ class _Checker:
                 if skip:
                     print(f"{variant.id}: transports not checked: {skip}")
                     return
+                if self.transport_workloads is not None:
+                    workloads = [w for w in workloads if w in self.transport_workloads]
                 for outcome in check_transport.cleartext(served, workloads):
                     self.report_outcome(variant, outcome, served)
             if variant.transport.tls:
@@ -78,16 +81,18 @@ class _Checker:
 
 
 def run(settings: Settings, stack=harness,
-        transports: Callable[[catalog.Variant], str | None] = lambda variant: None) -> int:
+        transports: Callable[[catalog.Variant], str | None] = lambda variant: None,
+        transport_workloads: Collection[str] | None = None) -> int:
     """`transports(variant)` may say why that variant's transports besides cleartext HTTP/1.1 go unchecked
-    (the lineup's, for a variant that serves them as its base does); None checks them all."""
+    (the lineup's, for a variant that serves them as its base does); None checks them all. Over them, the
+    workloads among `transport_workloads` are checked again (None: every one)."""
     variants = settings.variants()
     with tempfile.TemporaryDirectory(prefix="shootout-check-") as tmp:
         work = Path(tmp)
         with placement.placed(settings.hosts, say, catalog.available_ids(variants)) as where, \
                 stack.environment(work, work / "logs", settings.server_cpus, stack.needs_database(variants),
                                   where) as env:
-            checker = _Checker(settings, env, stack, transports)
+            checker = _Checker(settings, env, stack, transports, transport_workloads)
             for variant in variants:
                 if variant.unavailable:
                     print(f"{variant.id}: unavailable ({variant.unavailable})")
