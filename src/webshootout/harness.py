@@ -192,7 +192,7 @@ class Served:
             reason, kept = reasons[workload], None
             if reason is None and workload != "websocket":
                 kept = self.keepalive()
-                reason = keepalive_mismatch(self.variant, kept)
+                reason = keepalive_mismatch(self.variant, kept, server.proxied(self.variant, self.env))
             verifications.append(Verification(workload, reason, self.log_tail() if reason else "", kept))
         return verifications
 
@@ -258,8 +258,13 @@ def cpu_link(server_cpus: tuple[int, ...], load_cpus: tuple[int, ...],
     return link
 
 
-def keepalive_mismatch(variant: Variant, kept: KeepAlive) -> str | None:
-    """Why the measured keep-alive contradicts the manifest's [fairness] keepalive, or None."""
+def keepalive_mismatch(variant: Variant, kept: KeepAlive, proxied: bool = False) -> str | None:
+    """Why the measured keep-alive contradicts the manifest's [fairness] keepalive, or None. Behind the
+    TLS-terminating proxy the client's connection is nginx's, which keeps it alive whatever the app does."""
+    if proxied:
+        return None if kept.kept_alive else (
+            f"keep-alive: {kept.requests} requests took {kept.connections} TCP connections through the nginx "
+            f"terminating TLS, which keeps them alive")
     claimed = variant.fairness.keepalive if variant.fairness else "on"
     if claimed == "on" and not kept.kept_alive:
         return (f"keep-alive: the manifest says \"on\" but {kept.requests} requests took {kept.connections} TCP "

@@ -3,9 +3,9 @@ remote forms below it."""
 
 from ..stacks.catalog import Variant
 from . import local, remote
-from .base import HOST, Environment, Server, command_for, server_env
+from .base import HOST, Environment, Server, command_for, proxied, server_env
 
-__all__ = ["HOST", "Environment", "Server", "command_for", "server_env", "start"]
+__all__ = ["HOST", "Environment", "Server", "command_for", "proxied", "server_env", "start"]
 
 
 def start(variant: Variant, env: Environment) -> Server:
