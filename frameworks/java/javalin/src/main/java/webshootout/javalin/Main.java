@@ -5,20 +5,14 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.javalin.Javalin;
 import io.javalin.http.staticfiles.Location;
 import java.nio.file.Path;
-import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
-import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
-import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
-import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.SslConnectionFactory;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import webshootout.common.Env;
 import webshootout.common.JdbcWorkloads;
 import webshootout.common.PemKeyStore;
+import webshootout.common.jetty.Connectors;
 
 /** Javalin 7 on its embedded Jetty, thread per request, every route declared in the config. */
 public final class Main {
@@ -47,7 +41,7 @@ public final class Main {
             // connect at once (see the jetty stack); WORKERS selectors as there. And for TLS and HTTP/2, which
             // Javalin leaves to Jetty's connector (its SSL plugin, javalin-ssl, is not served for 7.2.3 here).
             config.jetty.addConnector((server, http) -> {
-                ServerConnector connector = connector(server, http, env.workers(), tls);
+                ServerConnector connector = Connectors.connector(server, http, env.workers(), tls);
                 connector.setHost(env.host());
                 connector.setPort(env.port());
                 connector.setAcceptQueueSize(1024);
@@ -76,26 +70,6 @@ public final class Main {
             pool.close();
         }));
         app.start();
-    }
-
-    /**
-     * As Jetty 12's documentation sets up HTTP/2, on Javalin's HttpConfiguration. Without TLS_CERT/TLS_KEY:
-     * cleartext HTTP/1.1, with h2c beside it (a connection that opens with HTTP/2's preface is served as HTTP/2).
-     * With them: TLS only, ALPN offering h2 and http/1.1, and http/1.1 to a client that offers no ALPN protocol.
-     */
-    private static ServerConnector connector(Server server, HttpConfiguration http, int selectors, PemKeyStore tls) {
-        HttpConnectionFactory http11 = new HttpConnectionFactory(http);
-        if (tls == null) {
-            return new ServerConnector(server, 1, selectors, http11, new HTTP2CServerConnectionFactory(http));
-        }
-        http.addCustomizer(new SecureRequestCustomizer());
-        SslContextFactory.Server ssl = new SslContextFactory.Server();
-        ssl.setKeyStore(tls.keyStore());
-        ssl.setKeyStorePassword(tls.password());
-        ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
-        alpn.setDefaultProtocol(http11.getProtocol());
-        return new ServerConnector(server, 1, selectors, new SslConnectionFactory(ssl, alpn.getProtocol()), alpn,
-                new HTTP2ServerConnectionFactory(http), http11);
     }
 
     record Message(String message) {

@@ -5,25 +5,19 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.ee10.servlet.ResourceServlet;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.ee10.websocket.server.config.JettyWebSocketServletContainerInitializer;
-import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
-import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
-import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.component.LifeCycle;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import webshootout.common.Env;
 import webshootout.common.JdbcWorkloads;
 import webshootout.common.PemKeyStore;
+import webshootout.common.jetty.Connectors;
 
 /** Embedded Jetty 12 with one plain servlet per workload, thread per request. */
 public final class Main {
@@ -47,7 +41,7 @@ public final class Main {
         QueuedThreadPool threads = new QueuedThreadPool(maxThreads, Math.min(8, maxThreads));
         threads.setName("http");
         Server server = new Server(threads);
-        ServerConnector connector = connector(server, env.workers(), tls);
+        ServerConnector connector = Connectors.connector(server, new HttpConfiguration(), env.workers(), tls);
         connector.setHost(env.host());
         connector.setPort(env.port());
         // Jetty passes 0 to the JDK, whose backlog is then 50: 64 clients connecting at once lose SYNs and
@@ -91,26 +85,5 @@ public final class Main {
         });
         server.start();
         server.join();
-    }
-
-    /**
-     * The one connector on PORT, as Jetty 12's documentation sets up HTTP/2. Without TLS_CERT/TLS_KEY: cleartext
-     * HTTP/1.1, with h2c beside it (a connection that opens with HTTP/2's preface is served as HTTP/2). With them:
-     * TLS only, ALPN offering h2 and http/1.1, and http/1.1 to a client that offers no ALPN protocol.
-     */
-    private static ServerConnector connector(Server server, int selectors, PemKeyStore tls) {
-        HttpConfiguration config = new HttpConfiguration();
-        HttpConnectionFactory http11 = new HttpConnectionFactory(config);
-        if (tls == null) {
-            return new ServerConnector(server, 1, selectors, http11, new HTTP2CServerConnectionFactory(config));
-        }
-        config.addCustomizer(new SecureRequestCustomizer());
-        SslContextFactory.Server ssl = new SslContextFactory.Server();
-        ssl.setKeyStore(tls.keyStore());
-        ssl.setKeyStorePassword(tls.password());
-        ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
-        alpn.setDefaultProtocol(http11.getProtocol());
-        return new ServerConnector(server, 1, selectors, new SslConnectionFactory(ssl, alpn.getProtocol()), alpn,
-                new HTTP2ServerConnectionFactory(config), http11);
     }
 }

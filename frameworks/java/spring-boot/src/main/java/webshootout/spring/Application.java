@@ -32,25 +32,9 @@ public class Application {
                 "server.tomcat.threads.min-spare", String.valueOf(Math.min(8, 2 * workers)),
                 "spring.datasource.hikari.maximum-pool-size", dbPool,
                 "spring.datasource.hikari.minimum-idle", dbPool));
-        defaults.putAll(tls());
+        defaults.putAll(TlsFiles.springBootProperties());  // with TLS_CERT/TLS_KEY
         app.setDefaultProperties(defaults);
         app.run(args);
-    }
-
-    /**
-     * With TLS_CERT and TLS_KEY (PEM paths), Spring Boot's PEM SSL on the one connector, so PORT serves TLS only,
-     * and HTTP/2, which Tomcat offers by ALPN beside HTTP/1.1. Neither set: nothing, cleartext HTTP/1.1 as before
-     * (set here, not in application.properties, because unset they must be absent, not empty).
-     */
-    private static Map<String, Object> tls() {
-        TlsFiles tls = TlsFiles.fromEnv();
-        if (tls == null) {
-            return Map.of();
-        }
-        return Map.of(
-                "server.ssl.certificate", "file:" + tls.cert(),
-                "server.ssl.certificate-private-key", "file:" + tls.key(),
-                "server.http2.enabled", "true");
     }
 
     private static int positive(String name) {

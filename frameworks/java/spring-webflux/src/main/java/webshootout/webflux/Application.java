@@ -24,25 +24,9 @@ public class Application {
         Map<String, Object> defaults = new HashMap<>(Map.of(
                 "spring.r2dbc.pool.initial-size", pool,
                 "spring.r2dbc.pool.max-size", pool));
-        defaults.putAll(tls());
+        defaults.putAll(TlsFiles.springBootProperties());  // with TLS_CERT/TLS_KEY
         app.setDefaultProperties(defaults);
         app.run(args);
-    }
-
-    /**
-     * With TLS_CERT and TLS_KEY (PEM paths), Spring Boot's PEM SSL on Reactor Netty's one server, so PORT serves
-     * TLS only, and HTTP/2, which Reactor Netty then offers by ALPN beside HTTP/1.1. Neither set: nothing,
-     * cleartext HTTP/1.1 as before (set here, not in application.properties: unset they must be absent, not empty).
-     */
-    private static Map<String, Object> tls() {
-        TlsFiles tls = TlsFiles.fromEnv();
-        if (tls == null) {
-            return Map.of();
-        }
-        return Map.of(
-                "server.ssl.certificate", "file:" + tls.cert(),
-                "server.ssl.certificate-private-key", "file:" + tls.key(),
-                "server.http2.enabled", "true");
     }
 
     /** cached's copy of world, read once at start. */
