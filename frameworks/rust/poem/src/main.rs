@@ -1,5 +1,6 @@
 //! webshootout workloads on poem 3 (see docs/workloads.md).
 
+mod nodelay;
 mod tls;
 
 use std::sync::Arc;
@@ -17,6 +18,7 @@ use poem::{
     },
 };
 use serde::Serialize;
+use nodelay::NoDelay;
 use shootout_common::env::Env;
 use shootout_common::runtime;
 use shootout_common::techempower::{self, CountQuery, QueriesQuery, Template, WorldCache};
@@ -151,14 +153,14 @@ async fn serve(env: Env) {
         // application, and SetHeader is poem's middleware for a header on every response.
         .with(SetHeader::new().overriding(header::SERVER, "poem"))
         .data(app);
+    let tcp = TcpListener::bind(env.address).into_acceptor().await.map(NoDelay).unwrap_or_else(|error| {
+        eprintln!("poem-shootout: cannot listen on {}: {error}", env.address);
+        std::process::exit(1);
+    });
     let served = match &env.tls {
         Some(tls) => {
             let config = tls.rustls_config().unwrap_or_else(|error| {
                 eprintln!("poem-shootout: {error}");
-                std::process::exit(1);
-            });
-            let tcp = TcpListener::bind(env.address).into_acceptor().await.unwrap_or_else(|error| {
-                eprintln!("poem-shootout: cannot listen on {}: {error}", env.address);
                 std::process::exit(1);
             });
             eprintln!("poem-shootout listening (TLS) on {} with {} worker threads", env.address, env.workers);
@@ -167,7 +169,7 @@ async fn serve(env: Env) {
         None => {
             // poem serves with hyper-util's auto builder: HTTP/1.1, and h2c with prior knowledge.
             eprintln!("poem-shootout listening on {} with {} worker threads", env.address, env.workers);
-            Server::new(TcpListener::bind(env.address)).run(routes).await
+            Server::new_with_acceptor(tcp).run(routes).await
         }
     };
     if let Err(error) = served {

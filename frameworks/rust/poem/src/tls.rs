@@ -1,6 +1,6 @@
 //! TLS for poem on the ring provider. poem 3.1.12's own RustlsListener always builds its config on
 //! aws-lc-rs (src/listener/rustls.rs imports it unconditionally, a C build of minutes), so this is the
-//! same thing through poem's public Acceptor trait: tokio-rustls over poem's TcpAcceptor, with ALPN h2
+//! same thing through poem's public Acceptor trait: tokio-rustls over poem's TcpAcceptor (TCP_NODELAY set), with ALPN h2
 //! and http/1.1 as RustlsConfig sets it; poem's hyper-util auto builder then serves either protocol.
 
 use std::future::Future;
@@ -10,19 +10,21 @@ use std::sync::Arc;
 use std::task::{Context, Poll, ready};
 
 use poem::http::uri::Scheme;
-use poem::listener::{Acceptor, TcpAcceptor};
+use poem::listener::Acceptor;
 use poem::web::{LocalAddr, RemoteAddr};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio_rustls::{Accept, server::TlsStream};
 
+use crate::nodelay::NoDelay;
+
 pub struct RustlsAcceptor {
-    tcp: TcpAcceptor,
+    tcp: NoDelay,
     tls: tokio_rustls::TlsAcceptor,
 }
 
 impl RustlsAcceptor {
-    pub fn new(tcp: TcpAcceptor, mut config: tokio_rustls::rustls::ServerConfig) -> Self {
+    pub fn new(tcp: NoDelay, mut config: tokio_rustls::rustls::ServerConfig) -> Self {
         config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
         RustlsAcceptor { tcp, tls: tokio_rustls::TlsAcceptor::from(Arc::new(config)) }
     }
