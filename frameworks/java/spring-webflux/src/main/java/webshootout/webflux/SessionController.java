@@ -53,11 +53,10 @@ class SessionController {
                     return db.sql("INSERT INTO usersessions (uid, data) VALUES ($1, $2)")
                             .bind(0, fresh.newUid()).bind(1, data(1)).fetch().rowsUpdated().thenReturn(fresh);
                 }));
-        // Once begun, the transaction runs to its commit even if the client leaves (its answer is then dropped):
-        // cancelled inside TransactionalOperator it neither commits nor rolls back, r2dbc-pool takes the
-        // connection back still inside it, later requests' autocommit UPDATEs run in it and their row locks are
-        // held until the server stops (reproduced: a backend "idle in transaction", other UPDATEs waiting on it).
-        Mono<Visit> committed = Mono.fromFuture(() -> visit.as(transaction::transactional).toFuture(), true);
+        // Cancelled inside TransactionalOperator the transaction neither commits nor rolls back, r2dbc-pool takes
+        // the connection back still inside it, and later requests' autocommit UPDATEs run in it holding their row
+        // locks until the server stops (reproduced: a backend "idle in transaction", other UPDATEs waiting on it).
+        Mono<Visit> committed = DatabaseWork.uncancelled(() -> visit.as(transaction::transactional));
         return committed.map(done -> {
             ResponseEntity.BodyBuilder response = ResponseEntity.ok();
             if (done.newUid() != null) {

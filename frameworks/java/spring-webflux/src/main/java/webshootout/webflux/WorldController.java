@@ -46,23 +46,24 @@ class WorldController {
     @GetMapping(value = "/db", produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
     Mono<World> db() {
-        return read(TechEmpower.randomId());
+        return DatabaseWork.uncancelled(() -> read(TechEmpower.randomId()));
     }
 
     @GetMapping(value = "/queries", produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
     Mono<List<World>> queries(@RequestParam(name = "queries", required = false) String queries) {
-        return read(queries);
+        return DatabaseWork.uncancelled(() -> read(queries));
     }
 
     /** One UPDATE per row, each its own statement (autocommit), all in flight at once. */
     @GetMapping(value = "/updates", produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
     Mono<List<World>> updates(@RequestParam(name = "queries", required = false) String queries) {
-        return read(queries).map(TechEmpower::renumbered).flatMap(rows -> Flux.fromIterable(rows)
+        return DatabaseWork.uncancelled(() -> read(queries).map(TechEmpower::renumbered).flatMap(rows -> Flux
+                .fromIterable(rows)
                 .flatMap(row -> db.sql("UPDATE world SET randomnumber = $1 WHERE id = $2")
                         .bind(0, row.randomNumber()).bind(1, row.id()).fetch().rowsUpdated())
-                .then(Mono.just(rows)));
+                .then(Mono.just(rows))));
     }
 
     @GetMapping(value = "/cached-queries", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -74,8 +75,8 @@ class WorldController {
     /** fortunes: the rows plus one, sorted, rendered by the reactive Mustache view (templates/fortunes.mustache). */
     @GetMapping("/fortunes")
     Mono<Rendering> fortunes() {
-        return db.sql("SELECT id, message FROM fortune")
-                .map(row -> new Fortune(row.get(0, Integer.class), row.get(1, String.class))).all().collectList()
+        return DatabaseWork.uncancelled(() -> db.sql("SELECT id, message FROM fortune")
+                .map(row -> new Fortune(row.get(0, Integer.class), row.get(1, String.class))).all().collectList())
                 .map(read -> Rendering.view("fortunes").modelAttribute("fortunes", TechEmpower.withExtraSorted(read))
                         .build());
     }
