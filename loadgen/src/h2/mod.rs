@@ -4,12 +4,12 @@
 //! and flow control are answered here; the caller sends what lands in `out`.
 
 pub mod frame;
+mod hpack;
 
-// Two HPACK crates, each for what it does well: loona-hpack's encoder indexes our repeated request headers
-// (a request costs a few bytes), but its decoder builds a Huffman table for every string it decodes (nginx's
-// Huffman-coded headers made that 70 % of the client's CPU and its h2 rate a quarter of h2load's), where
-// httlib-hpack's decodes from precomputed tables.
-use httlib_hpack::Decoder;
+// loona-hpack's encoder indexes our repeated request headers (a request costs a few bytes); its decoder builds
+// a Huffman table for every string it decodes (nginx's Huffman-coded headers made that 70 % of the client's
+// CPU), so answers are read by our `hpack`, which decodes only what the client checks.
+use hpack::{Decoder, Fields};
 use loona_hpack::Encoder;
 
 use frame::Header;
@@ -55,10 +55,7 @@ struct Block {
 
 pub struct Client {
     encoder: Encoder<'static>,
-    decoder: Decoder<'static>,
-    /// Scratch: the header block being decoded, and its fields.
-    decoding: Vec<u8>,
-    fields: Vec<(Vec<u8>, Vec<u8>, u8)>,
+    decoder: Decoder,
     scheme: &'static [u8],
     next_stream: u32,
     /// The server's SETTINGS_MAX_CONCURRENT_STREAMS.
@@ -86,8 +83,6 @@ impl Client {
         Client {
             encoder: Encoder::new(),
             decoder: Decoder::default(),
-            decoding: Vec::new(),
-            fields: Vec::new(),
             scheme: if tls { b"https" } else { b"http" },
             next_stream: 1,
             max_streams: u32::MAX,
@@ -271,18 +266,9 @@ impl Client {
     }
 
     fn headers(&mut self, id: u32, block: &[u8], end_stream: bool, events: &mut Vec<Event>) -> Result<(), String> {
-        self.decoding.clear();
-        self.decoding.extend_from_slice(block);
-        self.fields.clear();
-        self.decoder.decode(&mut self.decoding, &mut self.fields).map_err(|e| format!("a header block does not decode: {e:?}"))?;
-        let (mut status, mut cookies) = (None, Vec::new());
-        for (name, value, _) in self.fields.drain(..) {
-            match name.as_slice() {
-                b":status" => status = std::str::from_utf8(&value).ok().and_then(|s| s.parse::<u16>().ok()),
-                b"set-cookie" => cookies.push(value),
-                _ => {}
-            }
-        }
+        let mut fields = Fields::default();
+        self.decoder.decode(block, &mut fields).map_err(|e| format!("a header block does not decode: {e}"))?;
+        let Fields { status, cookies } = fields;
         let stream = self.stream(id)?;
         if !stream.final_headers {
             // A HEADERS frame that is not trailers must say its status.

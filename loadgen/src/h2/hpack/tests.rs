@@ -1,0 +1,89 @@
+//! The decoder against httlib-hpack's, a complete HPACK implementation, on blocks its encoder writes in
+//! every representation; and against blocks that break the format.
+
+use super::*;
+use httlib_hpack::{Decoder as Reference, Encoder};
+use proptest::prelude::*;
+
+/// What the reference decoder makes of a block, reduced to what the client checks.
+fn reference(decoder: &mut Reference, block: &[u8]) -> Fields {
+    let mut fields = Vec::new();
+    decoder.decode(&mut block.to_vec(), &mut fields).expect("the reference decodes its own encoder's block");
+    let mut expected = Fields::default();
+    for (name, value, _) in fields {
+        match name.as_slice() {
+            b":status" => expected.status = std::str::from_utf8(&value).ok().and_then(|s| s.parse().ok()),
+            b"set-cookie" => expected.cookies.push(value),
+            _ => {}
+        }
+    }
+    expected
+}
+
+fn field() -> impl Strategy<Value = (Vec<u8>, Vec<u8>, u8)> {
+    let name = prop_oneof![
+        Just(b"set-cookie".to_vec()),
+        Just(b"date".to_vec()),
+        Just(b"content-type".to_vec()),
+        Just(b"server".to_vec()),
+        "x-[a-z]{1,12}".prop_map(String::into_bytes),
+    ];
+    // Long values fill the 4,096-byte table, so entries are evicted.
+    let value = prop_oneof!["[ -~]{0,40}", "[a-z]{200,900}"].prop_map(String::into_bytes);
+    let status = "[1-5][0-9]{2}".prop_map(|code| (b":status".to_vec(), code.into_bytes()));
+    let flags = prop_oneof![
+        Just(0),
+        Just(Encoder::HUFFMAN_VALUE),
+        Just(Encoder::HUFFMAN_NAME | Encoder::HUFFMAN_VALUE),
+        Just(Encoder::WITH_INDEXING),
+        Just(Encoder::WITH_INDEXING | Encoder::HUFFMAN_NAME | Encoder::HUFFMAN_VALUE),
+        Just(Encoder::NEVER_INDEXED | Encoder::HUFFMAN_VALUE),
+        Just(Encoder::BEST_FORMAT | Encoder::WITH_INDEXING | Encoder::HUFFMAN_VALUE),
+        Just(Encoder::BEST_FORMAT),
+    ];
+    (prop_oneof![status, (name, value)], flags).prop_map(|((name, value), flags)| (name, value, flags))
+}
+
+proptest! {
+    #[test]
+    fn blocks_of_every_representation_decode_as_the_reference_decodes_them(
+        blocks in prop::collection::vec(prop::collection::vec(field(), 1..8), 1..12),
+    ) {
+        let (mut encoder, mut reference_decoder, mut decoder) = (Encoder::default(), Reference::default(), Decoder::default());
+        for fields in blocks {
+            let mut block = Vec::new();
+            for (name, value, flags) in fields {
+                encoder.encode((name, value, flags), &mut block).unwrap();
+            }
+            let mut ours = Fields::default();
+            decoder.decode(&block, &mut ours).unwrap();
+            prop_assert_eq!(ours, reference(&mut reference_decoder, &block));
+        }
+    }
+}
+
+#[test]
+fn a_size_update_evicts_and_one_above_our_setting_is_refused() {
+    let mut decoder = Decoder::default();
+    let mut fields = Fields::default();
+    // set-cookie (static name 55) with incremental indexing, then the new entry by index 62.
+    decoder.decode(&[0x40 | 55, 3, b'a', b'=', b'1', 0x80 | 62], &mut fields).unwrap();
+    assert_eq!(fields.cookies, [b"a=1".to_vec(), b"a=1".to_vec()]);
+    decoder.decode(&[0x20], &mut Fields::default()).unwrap(); // size 0: the entry goes
+    assert!(decoder.decode(&[0x80 | 62], &mut Fields::default()).unwrap_err().contains("out of range"));
+    let above = [0x3f, 0xe1, 0x1f]; // 31 + 4,065 = 4,096 is the limit; one more is refused
+    assert!(decoder.decode(&above, &mut Fields::default()).is_ok());
+    assert!(decoder.decode(&[0x3f, 0xe2, 0x1f], &mut Fields::default()).unwrap_err().contains("above"));
+}
+
+#[test]
+fn broken_blocks_are_errors_not_panics() {
+    for block in [&[0x80][..], &[0x80 | 70], &[0x40 | 55, 9, b'a'], &[0x00, 0x7f], &[0x0f], &[0x88 | 0x80, 0xff]] {
+        let result = Decoder::default().decode(block, &mut Fields::default());
+        assert!(result.is_err(), "{block:02x?} decoded");
+    }
+    let mut fields = Fields::default();
+    Decoder::default().decode(&[0x08, 2, b'o', b'k'], &mut fields).unwrap_err(); // :status "ok"
+    assert_eq!(Decoder::default().decode(&[0x88], &mut fields), Ok(()));
+    assert_eq!(fields.status, Some(200));
+}
