@@ -7,6 +7,7 @@ use ntex::http::header::{self, HeaderValue};
 use ntex::http::{HttpMessage, StatusCode};
 use ntex::service::{fn_factory_with_config, fn_service};
 use ntex::web::{self, HttpRequest, HttpResponse, types, ws};
+use ntex::time::Seconds;
 use ntex::util::ByteString;
 use serde::Serialize;
 use shootout_common::env::Env;
@@ -143,7 +144,10 @@ async fn main() -> std::io::Result<()> {
             .service((plaintext, json, db, queries, updates, fortunes, cached, session, hash, websocket))
             .service(ntex_files::Files::new("/static", &static_dir))
     })
-    .workers(env.workers);
+    .workers(env.workers)
+    // ntex waits up to 30 s by default for connections still open at a stop signal (a client's idle kept-alive
+    // or HTTP/2 connection holds it that long); the harness kills a server 10 s after SIGTERM (docs/method.md).
+    .shutdown_timeout(Seconds(5));
     // bind_rustls sets the config's ALPN to h2 and http/1.1 and serves whichever the client picks.
     let server = match &env.tls {
         Some(tls) => {
