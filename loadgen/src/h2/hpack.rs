@@ -77,13 +77,14 @@ impl Default for Decoder {
 }
 
 impl Decoder {
-    pub fn decode(&mut self, mut block: &[u8], fields: &mut Fields) -> Result<(), String> {
+    pub fn decode(&mut self, mut block: &[u8]) -> Result<Fields, String> {
+        let mut fields = Fields::default();
         while let Some(&first) = block.first() {
             if first & 0x80 != 0 {
                 let index = integer(&mut block, 7)?;
-                self.indexed(index, fields)?;
+                self.indexed(index, &mut fields)?;
             } else if first & 0xc0 == 0x40 {
-                self.literal(&mut block, 6, true, fields)?;
+                self.literal(&mut block, 6, true, &mut fields)?;
             } else if first & 0xe0 == 0x20 {
                 let size = integer(&mut block, 5)?;
                 if size > TABLE_SIZE {
@@ -92,10 +93,10 @@ impl Decoder {
                 self.max_size = size;
                 self.evict(0);
             } else {
-                self.literal(&mut block, 4, false, fields)?;
+                self.literal(&mut block, 4, false, &mut fields)?;
             }
         }
-        Ok(())
+        Ok(fields)
     }
 
     fn indexed(&self, index: usize, fields: &mut Fields) -> Result<(), String> {

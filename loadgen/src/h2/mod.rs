@@ -266,9 +266,8 @@ impl Client {
     }
 
     fn headers(&mut self, id: u32, block: &[u8], end_stream: bool, events: &mut Vec<Event>) -> Result<(), String> {
-        let mut fields = Fields::default();
-        self.decoder.decode(block, &mut fields).map_err(|e| format!("a header block does not decode: {e}"))?;
-        let Fields { status, cookies } = fields;
+        let Fields { status, cookies } =
+            self.decoder.decode(block).map_err(|e| format!("a header block does not decode: {e}"))?;
         let stream = self.stream(id)?;
         if !stream.final_headers {
             // A HEADERS frame that is not trailers must say its status.
