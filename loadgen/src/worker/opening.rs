@@ -63,7 +63,9 @@ impl Worker {
         }
         for idx in 0..self.conns.len() {
             if self.conns[idx].state == State::Open {
-                self.ready(idx, now);
+                if self.ready(idx, now) {
+                    self.flush(idx, now);
+                }
             }
         }
         // A connection per request: its connect, about to start, is part of its first request.
@@ -169,7 +171,9 @@ impl Worker {
             self.first_opened += 1;
         }
         self.opening -= 1;
-        self.ready(idx, now);
+        if self.ready(idx, now) {
+            self.flush(idx, now);
+        }
     }
 
     /// An attempt to open the connection failed: counted in the connect phase by cause, later as a

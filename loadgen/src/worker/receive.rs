@@ -134,8 +134,7 @@ impl Worker {
             self.close(idx, None, now);
             return None;
         }
-        self.ready(idx, now);
-        Some(response.consumed)
+        self.ready(idx, now).then_some(response.consumed)
     }
 
     /// Checks and records an answered request; false if the connection was closed.
@@ -214,7 +213,9 @@ impl Worker {
                     conn.answered = true;
                     conn.failures = 0;
                     self.record_answer(request, 0, outcome, now);
-                    self.ready(idx, now);
+                    if !self.ready(idx, now) {
+                        return None;
+                    }
                 }
             }
         }

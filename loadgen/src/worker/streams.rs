@@ -75,7 +75,6 @@ impl Worker {
             self.close(idx, None, now);
             return false;
         }
-        self.ready(idx, now);
-        true
+        self.ready(idx, now)
     }
 }

@@ -62,6 +62,8 @@ struct Slot {
     polling: bool,
     receiving: bool,
     sending: bool,
+    /// Listed in `Uring::to_flush`.
+    flush_queued: bool,
     /// What the send in flight reads: the kernel's until its completion, so requests queued meanwhile
     /// wait in `Conn::out`.
     buffer: Vec<u8>,
@@ -80,6 +82,9 @@ pub struct Uring {
     in_flight: usize,
     /// Receives the kernel ended (out of buffers, or a full completion queue), to arm again.
     rearm: Vec<(usize, u32)>,
+    /// Connections with requests queued during this turn's completions: each is sent once, after all of
+    /// them, so the answers of several receives go out in one record and one send.
+    to_flush: Vec<usize>,
 }
 
 impl Uring {
@@ -94,7 +99,7 @@ impl Uring {
         let count = (2 * connections).next_power_of_two().clamp(BUFFERS.0, BUFFERS.1) as u16;
         let bufs = BufRing::new(&ring, count, BUFFER_SIZE, GROUP)?;
         let slots = (0..connections).map(|_| Slot::default()).collect();
-        Ok(Uring { ring, bufs: Some(bufs), slots, orphans: Vec::new(), in_flight: 0, rearm: Vec::new() })
+        Ok(Uring { ring, bufs: Some(bufs), slots, orphans: Vec::new(), in_flight: 0, rearm: Vec::new(), to_flush: Vec::new() })
     }
 
     /// Queues an entry, submitting what is queued first if the queue is full.
@@ -244,6 +249,7 @@ impl Worker {
             for (data, result, flags) in completed.drain(..) {
                 self.on_completion(data, result, flags, now);
             }
+            self.flush_queued(now);
         }
         self.drain(&mut completed);
     }
@@ -315,9 +321,7 @@ impl Worker {
             return;
         }
         slot.buffer.clear();
-        if self.conns[idx].has_output() {
-            self.flush(idx, now);
-        }
+        self.queue_flush(idx);
     }
 
     fn on_received(&mut self, idx: usize, generation: u32, result: i32, buffer: Option<u16>, more: bool, now: Instant) {
@@ -347,10 +351,26 @@ impl Worker {
             if rearm {
                 uring.rearm.push((idx, generation));
             }
-            if self.conns[idx].has_output() {
+            self.queue_flush(idx);
+        }
+    }
+
+    fn queue_flush(&mut self, idx: usize) {
+        let uring = self.uring();
+        if !std::mem::replace(&mut uring.slots[idx].flush_queued, true) {
+            uring.to_flush.push(idx);
+        }
+    }
+
+    fn flush_queued(&mut self, now: Instant) {
+        let mut to_flush = std::mem::take(&mut self.uring().to_flush);
+        for idx in to_flush.drain(..) {
+            self.uring().slots[idx].flush_queued = false;
+            if self.conns[idx].stream.is_some() && self.conns[idx].has_output() {
                 self.flush(idx, now);
             }
         }
+        self.uring().to_flush = to_flush;
     }
 
     /// Receives the kernel ended are armed again, now that this turn's buffers are back in the ring.
