@@ -17,6 +17,9 @@ use super::bufring::BufRing;
 use super::{Io, Worker};
 use crate::conn::{Conn, State};
 use crate::stats::ErrorKind;
+use userdata::{decode, user_data, Op, GENERATION_BITS};
+
+mod userdata;
 
 /// Submission entries; a full queue is submitted early, so this only sets how often.
 const ENTRIES: u32 = 1024;
@@ -31,30 +34,6 @@ const BUFFER_SIZE: usize = 4096;
 const GROUP: u16 = 0;
 /// How long the end of the run waits for cancelled operations before it leaks their buffers instead.
 const DRAIN: Duration = Duration::from_secs(1);
-const GENERATION_BITS: u32 = 30;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Op {
-    Connect = 0,
-    Send = 1,
-    Recv = 2,
-    Cancel = 3,
-}
-
-fn user_data(op: Op, generation: u32, idx: usize) -> u64 {
-    (op as u64) << 62 | u64::from(generation) << 32 | idx as u64
-}
-
-fn decode(data: u64) -> (Op, u32, usize) {
-    let op = match data >> 62 {
-        0 => Op::Connect,
-        1 => Op::Send,
-        2 => Op::Recv,
-        _ => Op::Cancel,
-    };
-    (op, (data >> 32) as u32 & ((1 << GENERATION_BITS) - 1), data as u32 as usize)
-}
-
 /// One connection slot's operations in flight.
 #[derive(Default)]
 struct Slot {
