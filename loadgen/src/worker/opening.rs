@@ -63,9 +63,7 @@ impl Worker {
         }
         for idx in 0..self.conns.len() {
             if self.conns[idx].state == State::Open {
-                if self.ready(idx, now) {
-                    self.flush(idx, now);
-                }
+                self.send_first(idx, now);
             }
         }
         // A connection per request: its connect, about to start, is part of its first request.
@@ -171,6 +169,11 @@ impl Worker {
             self.first_opened += 1;
         }
         self.opening -= 1;
+        self.send_first(idx, now);
+    }
+
+    /// An open connection's first requests leave at once: no read is coming whose end would send them.
+    fn send_first(&mut self, idx: usize, now: Instant) {
         if self.ready(idx, now) {
             self.flush(idx, now);
         }
