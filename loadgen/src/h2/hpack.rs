@@ -1,6 +1,7 @@
 //! HPACK (RFC 7541) decoding of a server's header blocks for what the client checks: the status and the
 //! set-cookie values. Every representation is parsed and the dynamic table kept as the RFC says, but a value
-//! that is neither of those two and goes into no table is skipped without being Huffman-decoded or copied.
+//! that is neither of those two and goes into no table is skipped without being Huffman-decoded or copied, and
+//! one that goes into the table is only measured (see `Lengths`).
 //! Decoding every field with a buffer per name and per value (httlib-hpack's decoder) took 8 % of the
 //! client's CPU in Huffman decoding alone against nginx at 10 streams per connection (perf, 2026-11-27).
 
@@ -62,17 +63,54 @@ struct Entry {
     size: usize,
 }
 
+/// What the decoder needs of a string literal.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Want {
+    Nothing,
+    /// Its decoded length only: a value added to the table that the client does not check.
+    Length,
+    Bytes,
+}
+
+/// The decoded lengths of the Huffman-coded strings seen last, by their coded bytes. Servers repeat their
+/// values: nginx adds its server, date, type and length to the table in every answer. Decoding them only to
+/// learn their lengths was 10 % of the client's CPU against it at 10 streams per connection (perf, 2026-11-27).
+#[derive(Default)]
+struct Lengths {
+    seen: Vec<(Vec<u8>, usize)>,
+    next: usize,
+}
+
+impl Lengths {
+    /// Enough for one answer's fields and the date of the second before.
+    const KEPT: usize = 8;
+
+    fn get(&self, coded: &[u8]) -> Option<usize> {
+        self.seen.iter().find(|(bytes, _)| bytes == coded).map(|&(_, decoded)| decoded)
+    }
+
+    fn put(&mut self, coded: &[u8], decoded: usize) {
+        if self.seen.len() < Self::KEPT {
+            self.seen.push((coded.to_vec(), decoded));
+        } else {
+            self.seen[self.next] = (coded.to_vec(), decoded);
+            self.next = (self.next + 1) % Self::KEPT;
+        }
+    }
+}
+
 pub struct Decoder {
     /// Newest first: index 62 is `table[0]`.
     table: std::collections::VecDeque<Entry>,
     size: usize,
     max_size: usize,
     string: Vec<u8>,
+    lengths: Lengths,
 }
 
 impl Default for Decoder {
     fn default() -> Self {
-        Decoder { table: Default::default(), size: 0, max_size: TABLE_SIZE, string: Vec::new() }
+        Decoder { table: Default::default(), size: 0, max_size: TABLE_SIZE, string: Vec::new(), lengths: Lengths::default() }
     }
 }
 
@@ -120,8 +158,8 @@ impl Decoder {
         let index = integer(block, prefix)?;
         let (kind, name_len) = match index {
             0 => {
-                let name = self.string(block, true)?;
-                (Kind::of(name), name.len())
+                let name_len = self.string(block, Want::Bytes)?;
+                (Kind::of(&self.string), name_len)
             }
             1..=61 => {
                 let kind = match index {
@@ -136,12 +174,12 @@ impl Decoder {
                 (entry.kind, entry.name_len)
             }
         };
-        // A value goes into the table by its decoded length, so one added must be decoded even if unread.
+        // A value goes into the table by its decoded length, so one added must be measured even if unread.
         let wanted = kind != Kind::Other;
-        let value = self.string(block, wanted || indexing)?;
-        let value_len = value.len();
+        let want = if wanted { Want::Bytes } else if indexing { Want::Length } else { Want::Nothing };
+        let value_len = self.string(block, want)?;
         if wanted {
-            keep(kind, value, fields)?;
+            keep(kind, &self.string, fields)?;
         }
         if indexing {
             let value = if wanted { self.string.clone() } else { Vec::new() };
@@ -150,22 +188,31 @@ impl Decoder {
         Ok(())
     }
 
-    /// The next string literal, decoded into `self.string` when `decode`; skipped (and empty) when not.
-    fn string(&mut self, block: &mut &[u8], decode: bool) -> Result<&[u8], String> {
+    /// The next string literal's decoded length, its bytes in `self.string` when `want` is Bytes.
+    fn string(&mut self, block: &mut &[u8], want: Want) -> Result<usize, String> {
         let huffman = block.first().is_some_and(|b| b & 0x80 != 0);
         let length = integer(block, 7)?;
         let bytes = block.get(..length).ok_or("a header block ends inside a string")?;
         *block = &block[length..];
         self.string.clear();
-        if decode {
-            if huffman {
-                httlib_huffman::decode(bytes, &mut self.string, DecoderSpeed::FiveBits)
-                    .map_err(|e| format!("a Huffman-coded header string does not decode: {e:?}"))?;
-            } else {
-                self.string.extend_from_slice(bytes);
+        match want {
+            Want::Nothing => Ok(0),
+            _ if !huffman => {
+                if want == Want::Bytes {
+                    self.string.extend_from_slice(bytes);
+                }
+                Ok(length)
             }
+            Want::Length => {
+                if let Some(decoded) = self.lengths.get(bytes) {
+                    return Ok(decoded);
+                }
+                let decoded = huffman_decode(bytes, &mut self.string)?;
+                self.lengths.put(bytes, decoded);
+                Ok(decoded)
+            }
+            Want::Bytes => huffman_decode(bytes, &mut self.string),
         }
-        Ok(&self.string)
     }
 
     fn insert(&mut self, entry: Entry) {
@@ -187,6 +234,12 @@ impl Decoder {
             }
         }
     }
+}
+
+fn huffman_decode(bytes: &[u8], into: &mut Vec<u8>) -> Result<usize, String> {
+    httlib_huffman::decode(bytes, into, DecoderSpeed::FiveBits)
+        .map_err(|e| format!("a Huffman-coded header string does not decode: {e:?}"))?;
+    Ok(into.len())
 }
 
 fn keep(kind: Kind, value: &[u8], fields: &mut Fields) -> Result<(), String> {

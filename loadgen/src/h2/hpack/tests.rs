@@ -28,8 +28,14 @@ fn field() -> impl Strategy<Value = (Vec<u8>, Vec<u8>, u8)> {
         Just(b"server".to_vec()),
         "x-[a-z]{1,12}".prop_map(String::into_bytes),
     ];
-    // Long values fill the 4,096-byte table, so entries are evicted.
-    let value = prop_oneof!["[ -~]{0,40}", "[a-z]{200,900}"].prop_map(String::into_bytes);
+    // Long values fill the 4,096-byte table, so entries are evicted; the same values come again, as a server
+    // repeats its own, so that lengths are also taken from what the decoder remembers.
+    let value = prop_oneof![
+        "[ -~]{0,40}".prop_map(String::into_bytes),
+        "[a-z]{200,900}".prop_map(String::into_bytes),
+        prop::sample::select(vec![&b"nginx/1.22.1"[..], b"Fri, 27 Nov 2026 08:30:00 GMT", b"13", b"text/plain"])
+            .prop_map(<[u8]>::to_vec),
+    ];
     let status = "[1-5][0-9]{2}".prop_map(|code| (b":status".to_vec(), code.into_bytes()));
     let flags = prop_oneof![
         Just(0),
@@ -81,4 +87,26 @@ fn broken_blocks_are_errors_not_panics() {
     }
     Decoder::default().decode(&[0x08, 2, b'o', b'k']).unwrap_err(); // :status "ok"
     assert_eq!(Decoder::default().decode(&[0x88]).map(|fields| fields.status), Ok(Some(200)));
+}
+
+#[test]
+fn a_remembered_length_fills_the_table_to_the_byte() {
+    const DATE: &[u8] = b"Fri, 27 Nov 2026 08:30:00 GMT"; // entries of 4 + 29 + 32 bytes
+    // The cookie's entry (10 + 3 + 32 bytes) goes first, then one of padding (1 + pad + 32), then the date
+    // three times, Huffman-coded: the second and third take their length from the first. At 3,823 bytes of
+    // padding the table holds 4,096 bytes and still the cookie; at 3,824 the cookie is evicted.
+    for (pad, kept) in [(3823, true), (3824, false)] {
+        let mut block = Vec::new();
+        let mut encoder = Encoder::default();
+        encoder.encode((b"set-cookie".to_vec(), b"a=1".to_vec(), Encoder::WITH_INDEXING), &mut block).unwrap();
+        encoder.encode((b"x".to_vec(), vec![b'p'; pad], Encoder::WITH_INDEXING), &mut block).unwrap();
+        for _ in 0..3 {
+            let flags = Encoder::WITH_INDEXING | Encoder::HUFFMAN_VALUE;
+            encoder.encode((b"date".to_vec(), DATE.to_vec(), flags), &mut block).unwrap();
+        }
+        let mut decoder = Decoder::default();
+        decoder.decode(&block).unwrap();
+        let cookie = decoder.decode(&[0x80 | 66]).map(|fields| fields.cookies);
+        assert_eq!(cookie.is_ok(), kept, "{pad} bytes of padding: {cookie:?}");
+    }
 }
