@@ -77,8 +77,8 @@ enum Want {
 /// learn their lengths was 10 % of the client's CPU against it at 10 streams per connection (perf, 2026-11-27).
 #[derive(Default)]
 struct Lengths {
-    seen: Vec<(Vec<u8>, usize)>,
-    next: usize,
+    /// Newest first: the oldest goes when a new one comes and KEPT are held.
+    seen: std::collections::VecDeque<(Vec<u8>, usize)>,
 }
 
 impl Lengths {
@@ -90,12 +90,8 @@ impl Lengths {
     }
 
     fn put(&mut self, coded: &[u8], decoded: usize) {
-        if self.seen.len() < Self::KEPT {
-            self.seen.push((coded.to_vec(), decoded));
-        } else {
-            self.seen[self.next] = (coded.to_vec(), decoded);
-            self.next = (self.next + 1) % Self::KEPT;
-        }
+        self.seen.truncate(Self::KEPT - 1);
+        self.seen.push_front((coded.to_vec(), decoded));
     }
 }
 
