@@ -1,0 +1,54 @@
+// webshootout workloads on gorilla/mux over net/http, WebSocket by gorilla/websocket (see
+// docs/workloads.md).
+package main
+
+import (
+	"log"
+	"net/http"
+
+	"github.com/gorilla/mux"
+	"github.com/gorilla/websocket"
+
+	"webshootout/common"
+	"webshootout/common/stdhttp"
+)
+
+var upgrader websocket.Upgrader
+
+func echo(w http.ResponseWriter, r *http.Request) {
+	// The upgrader writes the 101 itself, with only the headers given here.
+	if conn, err := upgrader.Upgrade(w, r, w.Header()); err == nil {
+		common.Echo(conn)
+	}
+}
+
+func main() {
+	b := common.Start()
+	defer b.Pool.Close()
+
+	// mux routes plain http.HandlerFuncs, so the shared net/http handlers serve as they are. Session is the
+	// shared transaction on usersessions: gorilla/sessions, the toolkit's session package, stores in
+	// cookies or files only, not in PostgreSQL.
+	h := stdhttp.New(b)
+	r := mux.NewRouter()
+	// No handlers.LoggingHandler: no access log.
+	r.HandleFunc("/plaintext", h.Plaintext).Methods(http.MethodGet)
+	r.HandleFunc("/json", h.JSON).Methods(http.MethodGet)
+	r.HandleFunc("/db", h.DB).Methods(http.MethodGet)
+	r.HandleFunc("/session", h.Session).Methods(http.MethodGet)
+	r.HandleFunc("/hash", h.Hash).Methods(http.MethodGet)
+	r.HandleFunc("/queries", h.Queries).Methods(http.MethodGet)
+	r.HandleFunc("/updates", h.Updates).Methods(http.MethodGet)
+	r.HandleFunc("/fortunes", h.Fortunes).Methods(http.MethodGet)
+	r.HandleFunc("/cached-queries", h.Cached).Methods(http.MethodGet)
+	r.HandleFunc("/ws", echo).Methods(http.MethodGet)
+	// mux's README serves static files with a PathPrefix route to http.FileServer: the directory answers
+	// with its index.html.
+	r.PathPrefix("/static/").Handler(http.StripPrefix("/static/", http.FileServer(http.Dir(b.StaticDir)))).
+		Methods(http.MethodGet)
+
+	log.Printf("listening on %s with GOMAXPROCS=%d", b.Addr, b.Workers)
+	// The router is the http.Server's Handler, as mux's README runs it; WithServer also names the server on
+	// the router's 404 and 405 answers.
+	log.Fatal(stdhttp.ListenAndServe(b, stdhttp.WithServer("gorilla/mux", r)))
+}
