@@ -1,0 +1,148 @@
+#!/usr/bin/env perl
+# The webshootout workloads on Mojolicious (docs/workloads.md), served by hypnotoad, its production
+# preforking server (Mojolicious::Guides::Cookbook, "Hypnotoad"): WORKERS worker processes, each one
+# Mojo::IOLoop event loop (EV) serving many connections, PostgreSQL through Mojo::Pg's non-blocking
+# queries.
+use Mojolicious::Lite -signatures, -async_await;
+use Mojo::File qw(curfile);
+use lib curfile->dirname->child('lib')->to_string, curfile->dirname->sibling('common')->child('lib')->to_string;
+
+use Mojo::Cache;
+use Mojo::JSON qw(encode_json);
+use Mojo::Pg;
+use Mojo::URL;
+use PgLimit;
+use Shootout::Env qw(env_value db_pool workers);
+use Shootout::Hashing qw(parse_n iterated_sha256);
+use Shootout::Sessions qw(VISIT_SQL INSERT_SQL new_uid first_data count_of);
+use Shootout::TechEmpower qw(count random_id world fortunes_sorted);
+
+my $run_dir = env_value('RUN_DIR');
+app->config(hypnotoad => {
+    listen   => [listen_url()],
+    workers  => workers(),
+    pid_file => "$run_dir/hypnotoad.pid",
+});
+# Warnings and errors only: Mojolicious logs each request at trace/debug level, so no access log.
+app->log->level('warn');
+app->secrets([env_value('SECRET_KEY')]);
+app->static->paths([env_value('STATIC_DIR')]);
+
+# TLS by Mojo::Server::Daemon itself (IO::Socket::SSL) when the harness gives a certificate.
+sub listen_url {
+    my $url = Mojo::URL->new->scheme('http')->host(env_value('HOST'))->port(env_value('PORT'));
+    my ($cert, $key) = @ENV{qw(TLS_CERT TLS_KEY)};
+    return $url->to_string unless $cert || $key;
+    die "TLS_CERT and TLS_KEY must be set together\n" unless $cert && $key;
+    return $url->scheme('https')->query(cert => $cert, key => $key)->to_string;
+}
+
+my $pg = Mojo::Pg->new(env_value('DATABASE_URL'))->max_connections(db_pool());
+my $limit = PgLimit->new(pg => $pg, size => db_pool());
+helper db => sub ($c, $work) { $limit->run($work) };
+
+# cached's rows: every world row in Mojolicious's own in-memory cache, read once before hypnotoad forks
+# its workers (Mojo::Pg drops the handle in each child, so none crosses the fork).
+my $world_cache = Mojo::Cache->new(max_keys => 10_000);
+$world_cache->set($_->[0] => world(@$_)) for @{$pg->db->query('SELECT id, randomnumber FROM world')->arrays};
+
+my $hash_file = env_value('HASH_FILE');
+
+# Mojo::Pg's query with a callback, resolving to the rows (or, for a statement without columns, the row
+# count) instead of a Mojo::Pg::Results. query_p resolves to the Results, which shares the cached
+# statement handle and calls finish on it when the last Results of that handle is destroyed: awaited in a
+# loop, the previous row's Results is freed only after the next identical query has started on the same
+# handle, and its finish discards that query (the request hangs). Here the Results dies inside the callback.
+sub query_rows_p ($db, $sql, @args) {
+    my $done = Mojo::Promise->new;
+    $db->query($sql, @args, sub ($db, $err, $results) {
+        return $done->reject($err) if $err;
+        $done->resolve($results->sth->{NUM_OF_FIELDS} ? $results->arrays : $results->rows);
+    });
+    return $done;
+}
+
+async sub read_world ($db, $id) {
+    my $rows = await query_rows_p($db, 'SELECT id, randomnumber FROM world WHERE id = ?', $id);
+    return world(@{$rows->[0]});
+}
+
+get '/plaintext' => sub ($c) { $c->render(text => 'Hello, World!', format => 'txt') };
+
+get '/json' => sub ($c) { $c->render(json => {message => 'Hello, World!'}) };
+
+get '/db' => async sub ($c) {
+    my $row = await $c->db(async sub ($db) { await read_world($db, random_id()) });
+    $c->render(json => $row);
+};
+
+get '/queries' => async sub ($c) {
+    my $n = count($c->param('queries'));
+    my $rows = await $c->db(async sub ($db) {
+        my @rows;
+        for my $i (1 .. $n) { push @rows, await read_world($db, random_id()) }
+        return \@rows;
+    });
+    $c->render(json => $rows);
+};
+
+# Each row read by a query of its own, then one autocommitted UPDATE per row, in id order so that
+# concurrent requests never wait on each other's rows in a cycle.
+get '/updates' => async sub ($c) {
+    my $n = count($c->param('queries'));
+    my $rows = await $c->db(async sub ($db) {
+        my @rows;
+        for my $i (1 .. $n) { push @rows, await read_world($db, random_id()) }
+        $_->{randomNumber} = random_id() for @rows;
+        for my $row (sort { $a->{id} <=> $b->{id} } @rows) {
+            await query_rows_p($db, 'UPDATE world SET randomnumber = ? WHERE id = ?', $row->{randomNumber}, $row->{id});
+        }
+        return \@rows;
+    });
+    $c->render(json => $rows);
+};
+
+# Every fortune by one query; EP's <%= %> escapes the HTML. The template is not named after the route:
+# an async action has not rendered when it returns its promise, so Mojolicious first tries the route's
+# own name as a template, which would render it before the rows are there.
+get '/fortunes' => async sub ($c) {
+    my $rows = await $c->db(async sub ($db) { await query_rows_p($db, 'SELECT id, message FROM fortune') });
+    my @fortunes = map { {id => $_->[0], message => $_->[1]} } @$rows;
+    $c->render('fortune_table', fortunes => fortunes_sorted(\@fortunes));
+};
+
+get '/cached-queries' => sub ($c) {
+    my $n = count($c->param('count'));
+    $c->render(json => [map { $world_cache->get(random_id()) } 1 .. $n]);
+};
+
+# The visitor's uid rides in Mojolicious's own session, a cookie signed with SECRET_KEY; the counter
+# lives in PostgreSQL (usersessions), as the contract wants. A forged or unknown uid starts at 1.
+get '/session' => async sub ($c) {
+    my $uid = $c->session('uid');
+    my $count = await $c->db(async sub ($db) {
+        if (defined $uid) {
+            my $rows = await query_rows_p($db, VISIT_SQL, $uid);
+            return count_of($rows->[0][0]) if @$rows;
+        }
+        $uid = new_uid();
+        await query_rows_p($db, INSERT_SQL, $uid, first_data());
+        return 1;
+    });
+    $c->session(uid => $uid);
+    $c->render(text => "Count is $count", format => 'txt');
+};
+
+# The file is read on every request; n up to 100,000 digests runs on the event loop.
+get '/hash' => sub ($c) {
+    my $n = eval { parse_n($c->param('n')) };
+    return $c->render(text => $@, format => 'txt', status => 400) unless defined $n;
+    $c->render(text => iterated_sha256($hash_file, $n), format => 'txt');
+};
+
+# Mojolicious's own WebSocket: each text message is sent back as it came (bytes, no re-encoding).
+websocket '/ws' => sub ($c) {
+    $c->on(text => sub ($c, $bytes) { $c->send({text => $bytes}) });
+};
+
+app->start;
