@@ -1,0 +1,135 @@
+'use strict';
+// webshootout workloads on restify 11 (see docs/workloads.md).
+// `node app.js` serves in one process, `node ../common/cluster.js app.js` in WORKERS processes.
+const fs = require('node:fs/promises');
+const path = require('node:path');
+const signature = require('cookie-signature');
+const ejs = require('ejs');
+const { Pool } = require('pg');
+const restify = require('restify');
+const { WebSocketServer } = require('ws');
+const { positiveInteger } = require('../common/env.js');
+const hashing = require('../common/hash.js');
+const { bump, cookieValue } = require('../common/sessions.js');
+const tfb = require('../common/tfb.js');
+const { tlsFiles } = require('../common/tls.js');
+
+const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL, SECRET_KEY } = process.env;
+const COOKIE = 'uid';
+const FORTUNES = path.join(__dirname, '..', 'common', 'views', 'fortunes.ejs');
+
+// Each process opens at most DB_POOL connections (the fairness rule, docs/fairness.md).
+const poolSize = positiveInteger('DB_POOL');
+const pool = new Pool({ connectionString: DATABASE_URL, min: poolSize, max: poolSize });
+
+const { randomWorld, randomWorlds } = tfb.pgWorlds(pool);
+
+const cache = tfb.worldCache(async () => {
+  const { rows } = await pool.query('SELECT id, randomnumber FROM world');
+  return rows.map((row) => ({ id: row.id, randomNumber: row.randomnumber }));
+});
+
+// With TLS_CERT/TLS_KEY, restify's own `http2` option (node:http2's createSecureServer with these
+// options): h2 by ALPN, and allowHTTP1 serves http/1.1 clients too (the WebSocket upgrade arrives on
+// that side). Unset: restify's node:http server. handleUpgrades sends WebSocket upgrades through the
+// router, to the /ws route. restify names itself in the Server header ("restify", its `name` default);
+// node's http module sets a current Date. restify logs no requests unless an audit logger is added.
+const tls = tlsFiles();
+const server = restify.createServer({
+  handleUpgrades: true,
+  ...(tls === null ? {} : { http2: { allowHTTP1: true, ...tls } }),
+});
+
+server.use(restify.plugins.queryParser({ mapParams: false }));
+
+// restify's text formatter sets the media type alone; charSet() appends the charset to it.
+function text(res) {
+  res.contentType = 'text/plain';
+  res.charSet('utf-8');
+}
+
+server.get('/plaintext', (req, res, next) => {
+  text(res);
+  res.send('Hello, World!');
+  next();
+});
+
+// restify's JSON formatter serializes with JSON.stringify on every response.
+server.get('/json', (req, res, next) => {
+  res.json({ message: 'Hello, World!' });
+  next();
+});
+
+server.get('/db', async (req, res) => {
+  res.json(await randomWorld());
+});
+
+server.get('/queries', async (req, res) => {
+  res.json(await randomWorlds(tfb.count(req.query.queries)));
+});
+
+server.get('/updates', async (req, res) => {
+  const worlds = await randomWorlds(tfb.count(req.query.queries));
+  for (const w of worlds) w.randomNumber = tfb.randomId();
+  const batch = tfb.updateBatch(worlds);
+  await pool.query(tfb.updateSql(batch.length), batch.flat());
+  res.json(worlds);
+});
+
+// restify has no template engine of its own: EJS (which escapes <%= %>) with its compiled-template cache,
+// and the page sent as it is (sendRaw: no formatter for text/html).
+server.get('/fortunes', async (req, res) => {
+  const { rows } = await pool.query({ name: 'fortune', text: 'SELECT id, message FROM fortune' });
+  const html = await ejs.renderFile(FORTUNES, { fortunes: tfb.withExtraFortune(rows) }, { cache: true });
+  res.sendRaw(200, html, { 'content-type': 'text/html; charset=utf-8' });
+});
+
+server.get('/cached-queries', async (req, res) => {
+  res.json(await cache.sample(tfb.count(req.query.count)));
+});
+
+// restify has no cookie support of its own: the uid is signed with cookie-signature (HMAC-SHA256 with
+// SECRET_KEY, Express's signer), so a tampered or unsigned value reads as an unknown visitor.
+server.get('/session', async (req, res) => {
+  const cookie = cookieValue(req.header('cookie'), COOKIE);
+  const uid = cookie === undefined ? false : signature.unsign(decodeURIComponent(cookie), SECRET_KEY);
+  const { fresh, count } = await bump(pool, uid || undefined);
+  if (fresh !== undefined) {
+    const value = encodeURIComponent(signature.sign(fresh, SECRET_KEY));
+    res.header('set-cookie', `${COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax`);
+  }
+  text(res);
+  res.send(`Count is ${count}`);
+});
+
+server.get('/hash', async (req, res) => {
+  text(res);
+  const raw = req.query.n;
+  const reason = hashing.reason(raw);
+  if (reason !== null) {
+    res.send(400, reason);
+    return;
+  }
+  res.send(hashing.iteratedSha256Hex(await fs.readFile(HASH_FILE), Number(raw)));
+});
+
+// restify's serveStaticFiles plugin (pillarjs/send, as Express's static): /static/* from STATIC_DIR.
+server.get('/static/*', restify.plugins.serveStaticFiles(STATIC_DIR));
+
+// restify has no WebSocket of its own; with handleUpgrades the upgrade reaches this route, which claims
+// the socket (res.claimUpgrade, restify's documented upgrade path) and hands it to ws.
+const wss = new WebSocketServer({ noServer: true });
+server.get('/ws', (req, res, next) => {
+  if (typeof res.claimUpgrade !== 'function') {
+    res.send(426, 'WebSocket upgrade required');
+    next(false);
+    return;
+  }
+  const { socket, head } = res.claimUpgrade();
+  wss.handleUpgrade(req, socket, head, (ws) => {
+    ws.on('message', (data, isBinary) => ws.send(data, { binary: isBinary }));
+  });
+  next(false);
+});
+
+server.listen(Number(PORT), HOST);
