@@ -11,8 +11,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "webshootout"
 # Bottom to top: the one place the order is written. A module's layer is its subpackage, or its own name
 # for the modules at the top of the package.
-LAYERS = ("console", "system", "stacks", "config", "hosts", "services", "server", "workloads", "load",
-          "results", "report", "harness", "commands", "cli")
+LAYERS = ("console", "system", "workloads", "stacks", "config", "hosts", "services", "server", "load",
+          "results", "report", "harness", "engine", "commands", "cli")
 ENTRY = {"__init__": "console", "__main__": "cli"}  # the package's ROOT and version sit at the bottom
 
 
@@ -131,3 +131,12 @@ ARCHITECTURE = ROOT / "docs" / "architecture.md"
 def test_architecture_names_only_modules_that_exist(module):
     path = ROOT / module if module.startswith("tests/") else PACKAGE / module
     assert path.is_file(), f"docs/architecture.md names {module}, which does not exist"
+
+
+WORKLOAD_GUIDE = ROOT / "docs" / "adding-a-workload.md"
+
+
+@pytest.mark.parametrize("path", sorted(set(re.findall(r"`((?:src|tests|docs)/[\w/.-]+\.(?:py|md))`",
+                                                       WORKLOAD_GUIDE.read_text()))))
+def test_adding_a_workload_names_only_paths_that_exist(path):
+    assert (ROOT / path).is_file(), f"docs/adding-a-workload.md names {path}, which does not exist"

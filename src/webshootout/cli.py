@@ -12,6 +12,7 @@ from . import ROOT
 from .stacks import catalog, sides
 from .system import leftovers
 from .config import suites
+from .workloads import registry
 from .commands import ab, check, clean, compare, report, run, setup
 from .commands import fairness as fairness_cmd
 from .commands import list as list_cmd
@@ -54,12 +55,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--rate-sweep", metavar="FROM:TO[:STEPS]|auto",
                    help="open-loop rates in even steps; auto: 10..120 %% of the measured closed-loop capacity")
     p.add_argument("--burst", metavar="C,C,...[:S]", help="one run stepping through these connection counts, S s each")
-    p.add_argument("--hash-n", metavar="N[,N...]", help="n for the hash workload, one point each (default 1)")
-    p.add_argument("--queries", metavar="N[,N...]",
-                   help="?queries= of the queries and updates workloads, one point each (default 20)")
-    p.add_argument("--count", metavar="N[,N...]", help="?count= of the cached workload, one point each (default 100)")
-    p.add_argument("--sessions", choices=("sessions", "cookieless", "both"),
-                   help="session workload: a visitor per connection, a new visitor per request, or both")
+    for axis in registry.axes().values():
+        shape = {"choices": axis.choices} if axis.choices else {"metavar": "N[,N...]"}
+        p.add_argument(axis.flag, **shape, help=axis.help)
     p.add_argument("--keepalive", choices=("on", "off", "both"),
                    help="off: a new TCP connection for every request (its connect in the latency); both: each point twice")
     p.add_argument("--pipeline", type=int, metavar="N", help="requests in flight per connection (HTTP/1.1 pipelining)")

@@ -29,7 +29,7 @@ from .hosts.remote_group import RemoteGroup
 from .services.postgres import Postgres
 from .services.remote_postgres import RemotePostgres
 from .config.profiles import Point
-from .workloads import MODULES, NEEDS_DATABASE, Context, verify_all
+from .workloads import Context, registry, verify_all
 from .workloads.probe import Link
 from .workloads.keepalive import KeepAlive
 from .workloads.keepalive import probe as probe_keepalive
@@ -85,7 +85,7 @@ def _database(work: Path, logs: Path, cpus: tuple[int, ...], where: Placement | 
 
 def needs_database(variants: list[Variant]) -> bool:
     """Whether any variant uses PostgreSQL; such servers connect at start whatever workloads are selected."""
-    return any(w in NEEDS_DATABASE for v in variants if not v.unavailable for w, _ in v.workloads)
+    return any(w in registry.DATABASE for v in variants if not v.unavailable for w, _ in v.workloads)
 
 
 def workloads_of(variant: Variant, selected: tuple[str, ...] | None) -> list[str]:
@@ -190,7 +190,7 @@ class Served:
         verifications = []
         for workload in workloads:
             reason, kept = reasons[workload], None
-            if reason is None and workload != "websocket":
+            if reason is None and not registry.get(workload).messages:
                 kept = self.keepalive()
                 reason = keepalive_mismatch(self.variant, kept, server.proxied(self.variant, self.env))
             verifications.append(Verification(workload, reason, self.log_tail() if reason else "", kept))

@@ -5,7 +5,8 @@ import json
 from fakes import FakeDatabase, FakeDriver, FakeStack
 from integration.helpers import make_settings
 from schemas import assert_valid_lines
-from webshootout.commands import check, eta, run
+from webshootout.commands import check, run
+from webshootout.engine import context, eta
 from webshootout.stacks import catalog
 from webshootout.config.profiles import Profile
 from webshootout.results.rundir import RunDir
@@ -99,12 +100,12 @@ def test_a_trial_through_which_the_jit_compiled_becomes_warm_up_and_runs_again(r
 
 
 def test_a_jit_that_never_stops_compiling_is_flagged_after_the_last_rerun(root, tmp_path):
-    stack = FakeStack(compiling=[20.0] * (run.JIT_RERUNS + 1))
+    stack = FakeStack(compiling=[20.0] * (context.JIT_RERUNS + 1))
     _, rundir, driver, _ = _run(root, tmp_path, stack=stack, frameworks=("flask",), workloads=("plaintext",),
                                 trials=1)
     (trial,) = _trials(rundir)
-    assert len(driver.specs) == run.JIT_RERUNS + 1
-    assert trial["jit_reruns"] == run.JIT_RERUNS and trial["flags"] == ["jit-compiling"]
+    assert len(driver.specs) == context.JIT_RERUNS + 1
+    assert trial["jit_reruns"] == context.JIT_RERUNS and trial["flags"] == ["jit-compiling"]
 
 
 def test_a_stack_that_cannot_pipeline_is_flagged_as_such(root, tmp_path):
@@ -152,9 +153,9 @@ def test_every_trial_is_run_alike_after_the_points_warm_up(root, tmp_path):
     # The warm-up is a load of its own that ends when throughput holds (1 s the cap); then every trial opens
     # its own connections and warms them up briefly before its window.
     assert [(s.duration, s.warmup, s.warmup_steady) for s in driver.specs] == \
-        [(run.TRIAL_WARMUP, 1.0, run.STEADY_PERCENT)] + [(2.0, run.TRIAL_WARMUP, None)] * 3
+        [(context.TRIAL_WARMUP, 1.0, context.STEADY_PERCENT)] + [(2.0, context.TRIAL_WARMUP, None)] * 3
     trials = _trials(rundir)
-    assert [t["warmup_s"] for t in trials] == [run.TRIAL_WARMUP, None, None]  # the first carries the point's
+    assert [t["warmup_s"] for t in trials] == [context.TRIAL_WARMUP, None, None]  # the first carries the point's
 
 
 def test_wrk_and_ab_warm_up_in_a_load_of_their_own(root, tmp_path):

@@ -13,9 +13,9 @@ def test_closed_loop_points_per_connection_count():
 
 
 def test_hash_and_session_points_multiply_connection_counts():
-    assert labels(Profile(connections=(300,), hash_n=(1, 1000)), "hash") == ["c=300 n=1", "c=300 n=1000"]
-    assert labels(Profile(session_modes=(True, False)), "session") == ["c=64", "c=64 cookieless"]
-    assert labels(Profile(hash_n=(1, 1000)), "json") == ["c=64"]  # hash_n only shapes the hash workload
+    assert labels(Profile(connections=(300,), axes={"hash_n": (1, 1000)}), "hash") == ["c=300 n=1", "c=300 n=1000"]
+    assert labels(Profile(axes={"sessions": (True, False)}), "session") == ["c=64", "c=64 cookieless"]
+    assert labels(Profile(axes={"hash_n": (1, 1000)}), "json") == ["c=64"]  # hash_n only shapes the hash workload
 
 
 def test_fixed_rates_and_sweeps_are_open_loop():
@@ -65,16 +65,16 @@ def test_bad_values_name_the_field(table, field):
 
 def test_parse_keeps_the_base_for_keys_not_given():
     base = profiles.parse({"connections": [8], "hash_n": [1, 5]})
-    assert profiles.parse({"rate": 50}, base) == Profile(connections=(8,), hash_n=(1, 5), rates=(50.0,))
+    assert profiles.parse({"rate": 50}, base) == Profile(connections=(8,), axes={"hash_n": (1, 5)}, rates=(50.0,))
 
 
 def test_queries_and_count_are_load_point_axes_of_their_workloads_only():
-    profile = Profile(connections=(512,), queries=(1, 5, 20), count=(1, 100))
+    profile = Profile(connections=(512,), axes={"queries": (1, 5, 20), "count": (1, 100)})
     assert labels(profile, "queries") == ["c=512 queries=1", "c=512 queries=5", "c=512 queries=20"]
     assert labels(profile, "updates") == ["c=512 queries=1", "c=512 queries=5", "c=512 queries=20"]
     assert labels(profile, "cached") == ["c=512 count=1", "c=512 count=100"]
     assert labels(profile, "db") == labels(profile, "fortunes") == ["c=512"]
-    assert [p.queries for p in profiles.points(profile, "updates")] == [1, 5, 20]
+    assert [p.value for p in profiles.points(profile, "updates")] == [1, 5, 20]
     assert labels(Profile(), "queries") == ["c=64 queries=20"] and labels(Profile(), "cached") == ["c=64 count=100"]
 
 
@@ -88,7 +88,7 @@ def test_queries_and_count_values_are_checked(table, message):
 
 
 def test_queries_and_count_parse_from_a_suite_table():
-    assert profiles.parse({"queries": [1, 20], "count": 50}) == Profile(queries=(1, 20), count=(50,))
+    assert profiles.parse({"queries": [1, 20], "count": 50}) == Profile(axes={"queries": (1, 20), "count": (50,)})
 
 
 def test_transports_multiply_the_points_and_cleartext_http1_labels_are_unchanged():

@@ -96,7 +96,7 @@ def test_profile_flags_override_every_part_of_a_suite(tmp_path):
         '[[runs]]\nframeworks = ["b"]\nworkloads = ["plaintext"]\nconnections = 5000\n')
     s = settings.build(args(suite="two", rate="100,200", frameworks="a"), tmp_path)
     assert [p.frameworks for p in s.parts] == [("a",)]  # the second part runs only b: dropped
-    assert s.parts[0].profile.rates == (100.0, 200.0) and s.parts[0].profile.hash_n == (1, 1000)
+    assert s.parts[0].profile.rates == (100.0, 200.0) and s.parts[0].profile.axes["hash_n"] == (1, 1000)
     whole = settings.build(args(suite="two", rate_sweep="auto", burst="10,20:2"), tmp_path)
     assert [p.profile.connections for p in whole.parts] == [(8,), (5000,)]
     assert all(p.profile.rate_sweep.auto and p.profile.burst.steps == (10, 20) for p in whole.parts)
@@ -104,7 +104,7 @@ def test_profile_flags_override_every_part_of_a_suite(tmp_path):
 
 def test_queries_and_count_flags_become_points(root):
     s = settings.build(args(frameworks="flask", queries="1,5,10,15,20", count="1,10,20,50,100"), root)
-    assert s.parts[0].profile.queries == (1, 5, 10, 15, 20) and s.parts[0].profile.count == (1, 10, 20, 50, 100)
+    assert s.parts[0].profile.axes["queries"] == (1, 5, 10, 15, 20) and s.parts[0].profile.axes["count"] == (1, 10, 20, 50, 100)
 
 
 @pytest.mark.parametrize("kw, message", [

@@ -18,7 +18,7 @@ STACK = ("fakedb",)
 
 
 def test_queries_updates_cached_and_fortunes_points_are_checked_and_labelled(fixture_root, tmp_path, no_leftovers):
-    profile = Profile(connections=(4,), queries=(1, 5), count=(1, 10))
+    profile = Profile(connections=(4,), axes={"queries": (1, 5), "count": (1, 10)})
     parts = (Part("db", STACK, ("queries", "updates", "cached", "fortunes"), profile),)
     settings = make_settings(fixture_root, STACK, out=tmp_path, duration=1.0, warmup=0.0, parts=parts)
     assert run.run(settings, ["run"]) == 0

@@ -5,7 +5,7 @@ import shlex
 from pathlib import Path
 
 from manifests import BASE
-from webshootout.commands.lines import display_of
+from webshootout.engine.lines import display_of
 from webshootout.config.profiles import Point
 from webshootout.server import base
 from webshootout.services import certs

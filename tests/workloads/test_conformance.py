@@ -70,36 +70,36 @@ def test_plaintext_route_must_be_at_least_ten_characters():
 
 @pytest.mark.parametrize("name", ["server", "date", "content-type"])
 def test_required_headers(name):
-    problems = techempower.header_problems(answer(b"x", drop=(name,)).headers, later().headers, "plaintext")
+    problems = techempower.header_problems(answer(b"x", drop=(name,)).headers, later().headers, techempower.TEXT)
     wanted = {"server": "Server", "date": "Date", "content-type": "Content-Type"}[name]
     assert f"Required response header missing: {wanted}" in only(problems, FAIL)
 
 
 def test_size_header_content_length_or_transfer_encoding():
     chunked = answer(b"x", drop=("content-length",), transfer_encoding="chunked")
-    assert techempower.header_problems(chunked.headers, later().headers, "plaintext") == []
+    assert techempower.header_problems(chunked.headers, later().headers, techempower.TEXT) == []
     bare = answer(b"x", drop=("content-length",))
     assert "Required response size header missing" in only(
-        techempower.header_problems(bare.headers, later().headers, "plaintext"), FAIL)[0]
+        techempower.header_problems(bare.headers, later().headers, techempower.TEXT), FAIL)[0]
 
 
 def test_a_date_in_another_format_only_warns():
     odd = answer(b"x", date="2026-11-23T12:00:00Z")
-    problems = techempower.header_problems(odd.headers, later().headers, "plaintext")
+    problems = techempower.header_problems(odd.headers, later().headers, techempower.TEXT)
     assert only(problems, FAIL) == [] and "Invalid Date header" in only(problems, WARN)[0]
 
 
 def test_the_same_date_on_separate_requests_fails():
-    problems = techempower.header_problems(answer(b"x").headers, later(NOW).headers, "plaintext")
+    problems = techempower.header_problems(answer(b"x").headers, later(NOW).headers, techempower.TEXT)
     assert only(problems, FAIL) == [f'Invalid Cached Date. Found "{NOW}" and "{NOW}" on separate requests.']
 
 
 @pytest.mark.parametrize("kind, value, ok", [
-    ("plaintext", "text/plain", True), ("plaintext", "text/plain; charset=utf-8", True),
-    ("plaintext", "text/plain;charset=UTF-8", True), ("plaintext", "text/plain; charset=utf8", False),
-    ("plaintext", "text/plain; charset=iso-8859-1", False), ("plaintext", "Text/Plain", False),
-    ("json", "application/json", True), ("json", "application/json; charset=utf-8", True),
-    ("json", "application/json;  charset=utf-8", False), ("json", "text/json", False),
+    (techempower.TEXT, "text/plain", True), (techempower.TEXT, "text/plain; charset=utf-8", True),
+    (techempower.TEXT, "text/plain;charset=UTF-8", True), (techempower.TEXT, "text/plain; charset=utf8", False),
+    (techempower.TEXT, "text/plain; charset=iso-8859-1", False), (techempower.TEXT, "Text/Plain", False),
+    (techempower.JSON, "application/json", True), (techempower.JSON, "application/json; charset=utf-8", True),
+    (techempower.JSON, "application/json;  charset=utf-8", False), (techempower.JSON, "text/json", False),
 ])
 def test_content_type_patterns(kind, value, ok):
     problems = techempower.header_problems(answer(b"x", content_type=value).headers, later().headers, kind)

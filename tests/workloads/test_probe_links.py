@@ -39,8 +39,8 @@ def test_techempowers_size_header_rule_holds_over_http1_only():
                   b"Hello, World!")
     later = Response(200, {**h1.headers, "date": "Wed, 25 Nov 2026 10:00:01 GMT"}, (), b"Hello, World!")
     h2 = Response(200, {**h1.headers, ":status": "200"}, (), b"Hello, World!")
-    assert "size header missing" in str(techempower.header_problems(h1.headers, later.headers, "plaintext"))
-    assert techempower.header_problems(h2.headers, later.headers, "plaintext") == []
+    assert "size header missing" in str(techempower.header_problems(h1.headers, later.headers, techempower.TEXT))
+    assert techempower.header_problems(h2.headers, later.headers, techempower.TEXT) == []
 
 
 def _http1_only(listener: socket.socket) -> None:

@@ -28,8 +28,8 @@ from ..report import abreport, verdict
 from ..results import machine
 from ..results.rundir import RunDir, new_run_dir
 from ..stacks import catalog
-from .lines import StackFailed, Subject, fault_line
-from .run import Progress, RunContext, _driver
+from ..engine.lines import StackFailed, Subject, fault_line
+from ..engine.context import Progress, RunContext, driver_for
 
 # A ~5-minute answer for two workloads: 20 trials a side of 3 s, with their settles and warm-ups.
 MAX_TRIALS = 20
@@ -143,7 +143,7 @@ def run(settings: Settings, argv: list[str], sides: tuple[catalog.Variant, catal
             meta["ab"] = {"a": sides[0].id, "b": sides[1].id, "threshold": options.threshold,
                           "max_trials": options.max_trials, "order": "A B B A"}
             rundir.write_meta(meta)
-            ctx = RunContext(settings, rundir, env, driver or _driver(settings, None), {},
+            ctx = RunContext(settings, rundir, env, driver or driver_for(settings, None), {},
                              Progress(0, settings.duration + 1), 0, stack,
                              stack.cpu_link(settings.server_cpus, settings.load_cpus, None))
             session = Session(ctx, options)

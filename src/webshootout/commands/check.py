@@ -13,7 +13,7 @@ from ..hosts import placement
 from ..harness import Fault
 from ..console import say
 from ..config.settings import Settings
-from . import check_transport
+from ..engine import check_transport
 
 
 def _shown(tail: str) -> str:

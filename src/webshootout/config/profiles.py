@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from ..workloads import registry
+from ..workloads.spec import Axis, AxisError, positive_ints
 
 SLO_P99_MS = 10.0
 BELOW_RATE = 0.99  # an open-loop trial that achieved less than this share of its target rate
 AUTO = "auto"
-MAX_ROWS = 500  # the contract's limit of ?queries= and ?count= (docs/workloads.md)
-# TechEmpower's headline points: multiple queries and updates at 20 queries, cached queries at 100.
-QUERIES, COUNT = (20,), (100,)
 HTTP1, HTTP2 = "1.1", "2"
 
 
-class ProfileError(ValueError):
-    """A profile value that makes no sense; the message names the field and the value."""
+# A profile value that makes no sense, a workload axis's included; the message names the field and the value.
+ProfileError = AxisError
 
 
 @dataclass(frozen=True)
@@ -53,10 +53,8 @@ class Profile:
     rates: tuple[float, ...] = ()  # open loop at each rate (per connection count)
     rate_sweep: RateSweep | None = None
     burst: Burst | None = None
-    hash_n: tuple[int, ...] = (1,)
-    queries: tuple[int, ...] = QUERIES  # ?queries= of the queries and updates workloads, a point each
-    count: tuple[int, ...] = COUNT  # ?count= of the cached workload, a point each
-    session_modes: tuple[bool, ...] = (True,)  # True: a cookie jar per connection; False: cookieless
+    # A workload axis's values by its key where the suite or flags set them (else the axis's default), a point each.
+    axes: dict[str, tuple] = field(default_factory=dict)
     websocket_rate: float | None = None  # messages per second in total; None: closed loop
     workers: int | None = None  # WORKERS for every server; None: one per server CPU
     slo_p99_ms: float = SLO_P99_MS
@@ -68,6 +66,9 @@ class Profile:
     http_versions: tuple[str, ...] = (HTTP1,)
     streams: int = 1
 
+    def values(self, axis: Axis) -> tuple:
+        return self.axes.get(axis.key, axis.default)
+
 
 @dataclass(frozen=True)
 class Point:
@@ -76,10 +77,8 @@ class Point:
     connections: int
     rate: float | None = None
     burst: Burst | None = None
-    hash_n: int | None = None
-    queries: int | None = None  # only for queries and updates
-    count: int | None = None  # only for cached
-    sessions: bool | None = None  # only for the session workload
+    axis: Axis | None = None  # the workload's own parameter, if it has one, at `value`
+    value: object = None
     keepalive: bool = True
     pipeline: int = 1
     tls: bool = False
@@ -93,6 +92,11 @@ class Point:
             return "h2+tls" if self.tls else "h2c"
         return "h1+tls" if self.tls else "h1"
 
+    def axis_fields(self) -> dict:
+        """A trial line's field of each axis that has one: this point's value under its axis's key, else None."""
+        return {key: self.value if self.axis is not None and self.axis.key == key else None
+                for key, axis in registry.axes().items() if axis.in_trial_line}
+
     @property
     def mode(self) -> str:
         return "burst" if self.burst else ("open" if self.rate is not None else "closed")
@@ -105,14 +109,9 @@ class Point:
             parts = [f"c={self.connections}"]
             if self.rate is not None:
                 parts.append(f"rate={self.rate:g}")
-        if self.hash_n is not None:
-            parts.append(f"n={self.hash_n}")
-        if self.queries is not None:
-            parts.append(f"queries={self.queries}")
-        if self.count is not None:
-            parts.append(f"count={self.count}")
-        if self.sessions is False:
-            parts.append("cookieless")
+        word = self.axis.label(self.value) if self.axis else None
+        if word:
+            parts.append(word)
         if self.pipeline > 1:
             parts.append(f"pipeline={self.pipeline}")
         if not self.keepalive:
@@ -129,27 +128,22 @@ class Point:
 
 def points(profile: Profile, workload: str, capacity: float | None = None) -> list[Point]:
     """The load points of a workload. An automatic rate sweep needs `capacity` (req/s, closed loop)."""
+    spec = registry.get(workload)
     variants: list[dict] = [{}]
-    if workload == "hash":
-        variants = [{"hash_n": n} for n in profile.hash_n]
-    elif workload == "session":
-        variants = [{"sessions": mode} for mode in profile.session_modes]
-    elif workload in ("queries", "updates"):
-        variants = [{"queries": n} for n in profile.queries]
-    elif workload == "cached":
-        variants = [{"count": n} for n in profile.count]
+    if spec.axis is not None:
+        variants = [{"axis": spec.axis, "value": value} for value in profile.values(spec.axis)]
     rates = list(profile.rates)
     if profile.rate_sweep is not None and (not profile.rate_sweep.auto or capacity is not None):
         rates.extend(profile.rate_sweep.rates(capacity))
-    if workload == "websocket" and profile.websocket_rate is not None:
+    if spec.messages and profile.websocket_rate is not None:
         rates = [profile.websocket_rate]
-    if workload != "websocket":  # a WebSocket stays open and has no HTTP pipelining
+    if not spec.messages:  # an upgraded connection stays open and has no HTTP pipelining
         variants = [{**extra, "keepalive": keep, "pipeline": profile.pipeline}
                     for extra in variants for keep in profile.keepalive_modes]
-    variants = [{**extra, **transport} for extra in variants for transport in _transports(profile, workload)]
+    variants = [{**extra, **transport} for extra in variants for transport in _transports(profile, spec.messages)]
     found: list[Point] = []
     for extra in variants:
-        if profile.burst is not None and workload != "websocket":  # a burst replaces the steady points
+        if profile.burst is not None and not spec.messages:  # a burst replaces the steady points
             found.append(Point(profile.burst.steps[0], burst=profile.burst, **extra))
             continue
         for connections in profile.connections:
@@ -159,19 +153,19 @@ def points(profile: Profile, workload: str, capacity: float | None = None) -> li
     return found
 
 
-def _transports(profile: Profile, workload: str) -> list[dict]:
+def _transports(profile: Profile, messages: bool) -> list[dict]:
     """The point fields of each transport the profile asks for; WebSocket is HTTP/1.1 only (over TLS: wss)."""
     found = []
     for tls in profile.tls_modes:
         for http in profile.http_versions:
-            if http == HTTP2 and workload == "websocket":
+            if http == HTTP2 and messages:
                 continue
             found.append({"tls": tls, "http": http, "streams": profile.streams if http == HTTP2 else 1})
     return found
 
 
 def needs_capacity(profile: Profile, workload: str) -> bool:
-    return profile.rate_sweep is not None and profile.rate_sweep.auto and workload != "websocket"
+    return profile.rate_sweep is not None and profile.rate_sweep.auto and not registry.get(workload).messages
 
 
 def sustainable_rate(points: list[tuple[float, float | None]], slo_p99_ms: float) -> float | None:
@@ -189,13 +183,6 @@ def sustainable_rate(points: list[tuple[float, float | None]], slo_p99_ms: float
 
 # -- parsing (suite files and flags share it) ---------------------------------------------------------------
 
-def _positive_ints(field: str, value) -> tuple[int, ...]:
-    items = value if isinstance(value, list) else [value]
-    if not items or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in items):
-        raise ProfileError(f"{field}: expected a positive integer or a list of them, got {value!r}")
-    return tuple(items)
-
-
 def _positive_number(field: str, value) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
         raise ProfileError(f"{field}: expected a finite number > 0, got {value!r}")
@@ -209,7 +196,7 @@ def parse_rate_sweep(value) -> RateSweep:
         raise ProfileError(f"rate_sweep: expected \"auto\" or {{ from = R, to = R, steps = N }}, got {value!r}")
     sweep = RateSweep(_positive_number("rate_sweep.from", value["from"]),
                       _positive_number("rate_sweep.to", value["to"]),
-                      _positive_ints("rate_sweep.steps", value.get("steps", 8))[0])
+                      positive_ints("rate_sweep.steps", value.get("steps", 8))[0])
     if sweep.stop < sweep.start:
         raise ProfileError(f"rate_sweep: `to` ({sweep.stop:g}) is below `from` ({sweep.start:g})")
     return sweep
@@ -218,7 +205,7 @@ def parse_rate_sweep(value) -> RateSweep:
 def parse_burst(value) -> Burst:
     if not isinstance(value, dict) or set(value) - {"steps", "step_seconds"} or "steps" not in value:
         raise ProfileError(f"burst: expected {{ steps = [C, ...], step_seconds = S }}, got {value!r}")
-    steps = _positive_ints("burst.steps", value["steps"])
+    steps = positive_ints("burst.steps", value["steps"])
     if any(later <= earlier for earlier, later in zip(steps, steps[1:])):
         raise ProfileError(f"burst.steps: connection counts must rise from step to step, got {list(steps)}")
     return Burst(steps, _positive_number("burst.step_seconds", value.get("step_seconds", 5)))
@@ -248,22 +235,15 @@ def parse_http(value) -> tuple[str, ...]:
     return tuple(names[v] for v in items)
 
 
-def parse_sessions(value) -> tuple[bool, ...]:
-    modes = {"sessions": (True,), "cookieless": (False,), "both": (True, False)}
-    if value not in modes:
-        raise ProfileError(f"sessions: expected one of {sorted(modes)}, got {value!r}")
-    return modes[value]
-
-
-KEYS = ("connections", "rate", "rate_sweep", "burst", "hash_n", "queries", "count", "sessions", "websocket_rate",
-        "workers", "slo_p99_ms", "keepalive", "pipeline", "tls", "http", "streams")
+KEYS = ("connections", "rate", "rate_sweep", "burst", *registry.axes(), "websocket_rate", "workers", "slo_p99_ms",
+        "keepalive", "pipeline", "tls", "http", "streams")
 
 
 def parse(table: dict, base: Profile = Profile()) -> Profile:
     """A profile from a suite table's keys (those in KEYS), over `base`."""
     fields = {}
     if "connections" in table:
-        fields["connections"] = _positive_ints("connections", table["connections"])
+        fields["connections"] = positive_ints("connections", table["connections"])
     if "rate" in table:
         rates = table["rate"] if isinstance(table["rate"], list) else [table["rate"]]
         fields["rates"] = tuple(_positive_number("rate", r) for r in rates)
@@ -271,27 +251,19 @@ def parse(table: dict, base: Profile = Profile()) -> Profile:
         fields["rate_sweep"] = parse_rate_sweep(table["rate_sweep"])
     if "burst" in table:
         fields["burst"] = parse_burst(table["burst"])
-    if "hash_n" in table:
-        fields["hash_n"] = _positive_ints("hash_n", table["hash_n"])
-        if max(fields["hash_n"]) > 100000:
-            raise ProfileError(f"hash_n: at most 100000 (the contract's limit), got {table['hash_n']!r}")
-    for key in ("queries", "count"):
-        if key in table:
-            fields[key] = _positive_ints(key, table[key])
-            if max(fields[key]) > MAX_ROWS:
-                raise ProfileError(f"{key}: at most {MAX_ROWS} (the contract's limit), got {table[key]!r}")
-    if "sessions" in table:
-        fields["session_modes"] = parse_sessions(table["sessions"])
+    axes = {key: axis.parse(key, table[key]) for key, axis in registry.axes().items() if key in table}
+    if axes:
+        fields["axes"] = {**base.axes, **axes}
     if "websocket_rate" in table:
         fields["websocket_rate"] = _positive_number("websocket_rate", table["websocket_rate"])
     if "workers" in table:
-        fields["workers"] = _positive_ints("workers", table["workers"])[0]
+        fields["workers"] = positive_ints("workers", table["workers"])[0]
     if "slo_p99_ms" in table:
         fields["slo_p99_ms"] = _positive_number("slo_p99_ms", table["slo_p99_ms"])
     if "keepalive" in table:
         fields["keepalive_modes"] = parse_keepalive(table["keepalive"])
     if "pipeline" in table:
-        fields["pipeline"] = _positive_ints("pipeline", table["pipeline"])[0]
+        fields["pipeline"] = positive_ints("pipeline", table["pipeline"])[0]
     if "tls" in table:
         fields["tls_modes"] = parse_tls(table["tls"])
     if "http" in table:
@@ -299,7 +271,7 @@ def parse(table: dict, base: Profile = Profile()) -> Profile:
         if HTTP2 not in fields["http_versions"] and "streams" not in table:
             fields["streams"] = 1  # streams shape HTTP/2 points only: --http 1.1 over a suite's need not undo them
     if "streams" in table:
-        fields["streams"] = _positive_ints("streams", table["streams"])[0]
+        fields["streams"] = positive_ints("streams", table["streams"])[0]
     profile = Profile(**{**base.__dict__, **fields})
     _refuse_transport_mixes(profile)
     if False in profile.keepalive_modes and (profile.rates or profile.rate_sweep):

@@ -13,6 +13,7 @@ from . import hostsfile as hostsfile
 from ..stacks import catalog
 from . import profiles, suites
 from ..stacks.catalog import WORKLOADS
+from ..workloads import registry
 from .profiles import ProfileError
 
 DRIVERS = ("native", "wrk", "ab", "h2load")
@@ -39,7 +40,7 @@ class Settings:
     resume: Path | None = None
     install: bool = True  # whether setup may apt-get install (only as root)
     hosts: hostsfile.Hosts | None = None  # where app, database and load run; None: all on this machine
-    interleave: bool = True  # a part's trials in rounds over its stacks (commands/rounds.py), not stack by stack
+    interleave: bool = True  # a part's trials in rounds over its stacks (engine/rounds.py), not stack by stack
 
     @property
     def suite_name(self) -> str:
@@ -142,12 +143,10 @@ def profile_flags(args) -> dict:
         steps, _, seconds = get("burst").partition(":")
         table["burst"] = {"steps": [int(v) for v in _numbers("--burst", steps, int, "100,500,1000:5")],
                           "step_seconds": _numbers("--burst", seconds or "5", float, "100,500,1000:5")[0]}
-    if get("hash_n") is not None:
-        table["hash_n"] = [int(v) for v in _numbers("--hash-n", get("hash_n"), int, "1,1000")]
-    for flag, example in (("queries", "1,5,10,15,20"), ("count", "1,10,20,50,100")):
-        if get(flag) is not None:
-            table[flag] = [int(v) for v in _numbers(f"--{flag}", get(flag), int, example)]
-    for flag in ("sessions", "workers", "slo_p99_ms", "websocket_rate", "pipeline", "tls", "http", "streams"):
+    for key, axis in registry.axes().items():
+        if get(key) is not None:
+            table[key] = get(key) if axis.choices else [int(v) for v in _numbers(axis.flag, get(key), int, axis.flag_example)]
+    for flag in ("workers", "slo_p99_ms", "websocket_rate", "pipeline", "tls", "http", "streams"):
         if get(flag) is not None:
             table[flag] = get(flag)
     if get("keepalive") is not None:
@@ -257,7 +256,7 @@ def _refuse_with_hosts(get) -> None:
 # What a resumed run may not change: every trial of a run must be measured the same way.
 _FIXED = (("--suite", "suite_name"), ("--duration", "duration"), ("--warmup", "warmup"), ("--driver", "driver"),
           ("--server-cpus", "server_cpus"), ("--load-cpus", "load_cpus"), ("--hosts", "hosts"))
-_PROFILE_FLAGS = {"rates": "--rate", "session_modes": "--sessions", "keepalive_modes": "--keepalive",
+_PROFILE_FLAGS = {"rates": "--rate", "keepalive_modes": "--keepalive",
                   "tls_modes": "--tls", "http_versions": "--http"}
 
 
@@ -284,12 +283,14 @@ def refuse_changes(then: Settings, now: Settings) -> None:
     for part in now.parts:
         if part.name not in before:
             continue
-        for field in dataclasses.fields(part.profile):
-            old, new = getattr(before[part.name], field.name), getattr(part.profile, field.name)
-            if old != new:
-                flag = _PROFILE_FLAGS.get(field.name, "--" + field.name.replace("_", "-"))
-                raise SettingsError(f"{flag}: the run was made with {old!r} (part {part.name}), --resume was "
-                                    f"given {new!r}; start a new run to change it")
+        old, new = before[part.name], part.profile
+        differ = [(_PROFILE_FLAGS.get(f.name, "--" + f.name.replace("_", "-")), getattr(old, f.name), getattr(new, f.name))
+                  for f in dataclasses.fields(new) if f.name != "axes"]
+        differ += [(axis.flag, old.values(axis), new.values(axis)) for axis in registry.axes().values()]
+        for flag, was, given in differ:
+            if was != given:
+                raise SettingsError(f"{flag}: the run was made with {was!r} (part {part.name}), --resume was "
+                                    f"given {given!r}; start a new run to change it")
 
 
 def refuse_other_hosts(recorded: dict | None, now: hostsfile.Hosts | None) -> None:

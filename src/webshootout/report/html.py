@@ -6,6 +6,7 @@ from html import escape
 
 from . import fmt, overview, svg, tables
 from .summary import sweeps
+from ..workloads import registry
 
 # Spectrum x positions: log10(1 / (1 - q)), so every extra "9" of the percentile gets the same width.
 SPECTRUM = (("p50", 0.301), ("p75", 0.602), ("p90", 1.0), ("p99", 2.0), ("p99_9", 3.0), ("p99_99", 4.0))
@@ -177,8 +178,8 @@ def _sweep(sweep: dict, colors: dict, what: str) -> str:
             names[r["framework"]] = r["display"]
     series = [svg.Series(names[f], colors[f], pts) for f, pts in by_framework.items()]
     ticks = [(p[axis], f"{p[axis]:g}") for p in sweep["points"]]
-    label = {"connections": "connections", "rate": "target rate (req/s)", "queries": "queries per request",
-             "count": "cached rows per request"}[axis]
+    label = {"connections": "connections", "rate": "target rate (req/s)",
+             **{key: spec.per_request for key, spec in registry.per_request_axes().items()}}[axis]
     if what == "rps":
         return svg.lines(f"req/s against {label}", series, svg.Axes(ticks, fmt.count, label, "req/s (median)", x_log=True))
     latency = "closed-loop p99" if sweep["profile"] == "closed" else "p99"

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from . import fmt
 from .tables import Table
+from ..workloads import registry
 
 SUITE = "tfb"
 # TechEmpower's seven test types in the order of their results page, under our workload names.
-TEST_TYPES = (("json", "JSON"), ("db", "single query"), ("queries", "multiple queries"), ("cached", "cached queries"),
-              ("fortunes", "fortunes"), ("updates", "data updates"), ("plaintext", "plaintext"))
+TEST_TYPES = tuple((w.name, w.techempower[1]) for w in sorted(
+    (w for w in registry.REGISTRY.values() if w.techempower), key=lambda w: w.techempower[0]))
 # Where a type has a per-request axis, their panel shows its heaviest level; best over 1 query says little.
-HEAVIEST = {"queries": "queries", "updates": "queries", "cached": "count"}
+HEAVIEST = {w.name: w.axis for w in registry.REGISTRY.values() if w.heaviest_shown}
 COUNTED = ("ranked", "baseline")  # flagged rows (errors, client-bound, below rate) are no one's best
 CONDITIONS = ("TechEmpower's conditions, as suites/tfb.toml follows them: plaintext pipelined 16 deep at 256 to "
               "16,384 connections, json, db and fortunes at 16 to 512 connections, queries and updates at 512 "
@@ -22,7 +23,7 @@ CONDITIONS = ("TechEmpower's conditions, as suites/tfb.toml follows them: plaint
 
 def _points(workload: dict) -> list[dict]:
     closed = [p for p in workload["points"] if p["profile"] == "closed"]
-    axis = HEAVIEST.get(workload["workload"])
+    axis = HEAVIEST[workload["workload"]].key if workload["workload"] in HEAVIEST else None
     if axis is None or not closed:
         return closed
     heaviest = max(p.get(axis) or 0 for p in closed)
@@ -55,10 +56,9 @@ def table(summary: dict) -> Table | None:
     names = {r["framework"]: r["display"] for w in summary["workloads"] for p in w["points"] for r in p["results"]}
     rows = [(names[fid], *(fmt.count(cells[t][0]) if t in cells else "-" for t, _ in TEST_TYPES))
             for fid, cells in sorted(best.items(), key=lambda item: names[item[0]].lower())]
-    heaviest = {t: max((p.get(axis) or 0 for w in summary["workloads"] if w["workload"] == t for p in w["points"]),
+    heaviest = {t: max((p.get(axis.key) or 0 for w in summary["workloads"] if w["workload"] == t for p in w["points"]),
                        default=0) for t, axis in HEAVIEST.items()}
-    levels = ", ".join(f"{t} at {n} {'rows' if HEAVIEST[t] == 'count' else 'queries'}"
-                       for t, n in heaviest.items() if n)
+    levels = ", ".join(f"{t} at {n} {HEAVIEST[t].unit}" for t, n in heaviest.items() if n)
     notes = [f"each cell: the stack's best median req/s over the connection counts measured"
              f"{' (' + levels + ', their headline level)' if levels else ''}; - : not measured, or every "
              "point of it flagged (see its table)", CONDITIONS]

@@ -14,6 +14,7 @@ from collections import defaultdict
 
 from ..system import cpulink
 from ..config import profiles
+from ..workloads import registry
 from . import result, stats
 
 SCHEMA = 2
@@ -25,9 +26,9 @@ STANDINGS = ("ranked", "baseline", "flagged", "outside_contract")  # the order r
 def point_of(line: dict) -> dict:
     """The load point a trial belongs to, as the harness labelled it (profiles.Point.label, the one source)."""
     rate = line["rate"] if "rate" in line else line.get("target_rate")
+    axes = {key: line.get(key) for key, axis in registry.axes().items() if axis.in_trial_line}
     return {"part": line["part"], "label": line["point"], "profile": line["profile"],
-            "connections": line["connections"], "rate": rate, "hash_n": line.get("hash_n"),
-            "queries": line.get("queries"), "count": line.get("count"), "transport": transport_of(line)}
+            "connections": line["connections"], "rate": rate, **axes, "transport": transport_of(line)}
 
 
 def transport_of(line: dict) -> str:
@@ -43,9 +44,9 @@ def _shown(point: dict, mixed: bool) -> str:
 def _point_sort_key(point: dict) -> tuple:
     # Steady closed loop first, then open loop, then named profiles such as bursts.
     order = {"closed": 0, "open": 1}.get(point["profile"], 2)
-    return (point["part"] or "", order, point["profile"], point["hash_n"] or 0, point["queries"] or 0,
-            point["count"] or 0, point["rate"] or 0,
-            point["connections"], point["label"])
+    axes = tuple(axis.sort_value(point.get(key)) for key, axis in registry.axes().items() if axis.in_trial_line)
+    return (point["part"] or "", order, point["profile"], *axes, point["rate"] or 0, point["connections"],
+            point["label"])
 
 
 def _standing(row: dict, kinds: dict[str, str]) -> str:
@@ -177,7 +178,7 @@ def sweeps(workload: dict) -> list[dict]:
 
     Points are grouped by everything in their label except the varying number, so hash n=1 and n=100 or
     different connection counts of a rate sweep form separate series. Returns
-    [{"profile", "axis": "connections"|"rate"|"queries"|"count", "name", "points": [...]}] for series with 2+
+    [{"profile", "axis": "connections"|"rate"|a per-request axis's key, "name", "points": [...]}] for series with 2+
     points.
     """
     groups: dict[tuple, list[dict]] = defaultdict(list)
@@ -188,9 +189,9 @@ def sweeps(workload: dict) -> list[dict]:
         token = f"rate={point['rate']:g}" if axis == "rate" else f"c={point['connections']}"
         rest = " ".join(t for t in point["label"].split() if t != token)
         groups[(point["profile"], axis, rest)].append(point)
-        for rows in ("queries", "count"):  # the rows per request of queries, updates and cached: an axis too
+        for rows, spec in registry.per_request_axes().items():  # the rows of queries, updates and cached, say
             if point.get(rows) is not None:
-                token = f"{rows}={point[rows]}"
+                token = spec.label(point[rows])
                 groups[(point["profile"], rows, " ".join(t for t in point["label"].split() if t != token))].append(point)
     return [{"profile": profile, "axis": axis, "name": rest or profile,
              "points": sorted(pts, key=lambda p: p[axis])}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,10 +59,3 @@ def create(directory: Path) -> Assets:
     os.chmod(static_dir / "index.html", 0o644)
     return assets
 
-
-def iterated_sha256(data: bytes, n: int) -> str:
-    """Hex of d_n: d_1 = sha256(data), d_(k+1) = sha256(d_k as 32 raw bytes)."""
-    digest = hashlib.sha256(data).digest()
-    for _ in range(n - 1):
-        digest = hashlib.sha256(digest).digest()
-    return digest.hex()

@@ -18,12 +18,12 @@ import psycopg
 
 from ..system import claims, process, users
 from ..stacks import provision
+from ..workloads.base import Statements
+from ..workloads.registry import EMPTIED_TABLES
 
 WORLD_ROWS = 10_000
 ROLE = "bench"
 DATABASE = "bench"
-# Tables frameworks create for their own session stores (Django, Laravel, Symfony); emptied with ours per trial.
-SESSION_TABLES = ("usersessions", "django_session", "sessions", "symfony_sessions")
 # TechEmpower's fortune table (docs/workloads.md, Data): the same ids and texts, so results compare.
 FORTUNES = (
     (1, "fortune: No such file or directory"),
@@ -212,7 +212,7 @@ class Cluster:
         with self._admin(DATABASE) as conn:
             conn.execute("SET lock_timeout = '5s'")
             conn.execute("SET statement_timeout = '60s'")
-            for table in SESSION_TABLES:
+            for table in EMPTIED_TABLES:
                 if conn.execute("SELECT to_regclass(%s)", (table,)).fetchone()[0] is not None:
                     conn.execute(f"TRUNCATE {table}")
                     conn.execute(f"ALTER TABLE {table} SET (autovacuum_enabled = false)")
@@ -245,14 +245,6 @@ class Cluster:
                 counts[kind][0] += calls
                 counts[kind][1] += affected
         return Statements(*counts["select"], *counts["update"])
-
-
-@dataclass(frozen=True)
-class Statements:
-    selects: int
-    rows_read: int
-    updates: int
-    rows_updated: int
 
 
 def statement_kind(sql: str) -> str:

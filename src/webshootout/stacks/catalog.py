@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-WORKLOADS = ("plaintext", "json", "db", "session", "hash", "static", "websocket",
-             "queries", "updates", "fortunes", "cached")
-# TechEmpower's database test types (docs/workloads.md): a stack that maps one says how it reaches PostgreSQL.
-TECHEMPOWER_DB = ("queries", "updates", "fortunes", "cached")
+from ..workloads import registry
+
+WORKLOADS = registry.NAMES
+# The fairness fields a workload may require (its `states`), and their values: TechEmpower's database test types
+# (docs/workloads.md) say how they reach PostgreSQL, and updates how it writes.
 ORM_CLASSES = ("full", "micro", "raw")
 UPDATE_STYLES = ("per-row", "batched")
 KINDS = ("platform", "micro", "fullstack")
@@ -181,11 +182,11 @@ def _placeholders(command: str) -> set[str]:
 
 def _database_classes(check: _Checker, table: dict, workloads: dict) -> dict[str, str | None]:
     """fairness.orm and fairness.updates: required once the stack maps the workloads they describe."""
-    needs = {"orm": any(w in workloads for w in TECHEMPOWER_DB), "updates": "updates" in workloads}
     allowed = {"orm": ORM_CLASSES, "updates": UPDATE_STYLES}
+    stated = {field for w in workloads if w in registry.REGISTRY for field in registry.get(w).states}
     found: dict[str, str | None] = {}
-    for field, required in needs.items():
-        value = check.string(table, field, required=required, prefix="fairness.")
+    for field in allowed:
+        value = check.string(table, field, required=field in stated, prefix="fairness.")
         if value is not None and value not in allowed[field]:
             raise check.fail(f"fairness.{field}", f"one of {list(allowed[field])}", value)
         found[field] = value

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from .catalog import KNOBS, Variant
 from .provision import BUILD_DIRS
+from ..workloads import registry
 
 DOC = Path("docs") / "fairness.md"
-DATABASE_WORKLOADS = {"db", "session", "queries", "updates", "fortunes", "cached"}
 # What the harness sets for pools: each process's share, and the whole for a one-process server.
 POOL_VARIABLES = ("DB_POOL", "DB_POOL_TOTAL")
 # Files that describe a stack rather than run it: mentioning DB_POOL there does not size a pool.
@@ -65,10 +65,9 @@ RULES = (
 
 def uses_database(variant: Variant) -> bool:
     """Whether the variant opens PostgreSQL connections (a SQLite session counter does not)."""
-    implemented = {w for w, _ in variant.workloads}
-    if variant.session_store != "postgres":
-        implemented.discard("session")
-    return bool(implemented & DATABASE_WORKLOADS)
+    return any(registry.get(w).needs_database and (variant.session_store == "postgres"
+                                                   or not registry.get(w).in_session_store)
+               for w, _ in variant.workloads)
 
 
 def _source_files(folder: Path):

@@ -1,21 +1,13 @@
-"""One module per workload; each has verify(Context) and target(Context) -> Target. Shared by them: headers
+"""One module per workload, each with its WORKLOAD (spec.py), found by registry.py. Shared by them: headers
 (Server, Date, Content-Type rules), techempower and techempower_db (TechEmpower's verification rules), rows
 (the world rows queries, updates and cached answer), concurrent (requests at once); keepalive measures how
 many TCP connections a few requests take."""
 
 import http.client
-from types import ModuleType
 from typing import Callable
 
-from . import cached, db, fortunes, hash, json, plaintext, queries, session, static, updates, websocket
 from .base import Context, Target, VerifyError
-
-MODULES: dict[str, ModuleType] = {
-    "plaintext": plaintext, "json": json, "db": db, "session": session, "hash": hash, "static": static,
-    "websocket": websocket, "queries": queries, "updates": updates, "fortunes": fortunes, "cached": cached,
-}
-NEEDS_DATABASE = {"db", "session", "queries", "updates", "fortunes", "cached"}
-
+from .registry import REGISTRY
 
 
 def verify_all(contexts: dict[str, Context]) -> dict[str, str | None]:
@@ -23,7 +15,7 @@ def verify_all(contexts: dict[str, Context]) -> dict[str, str | None]:
     difference). Each check's Date must change over DATE_TICK: the checks run one after another, and only then
     do their second answers come, so one wait serves them all. The contexts are closed at the end."""
     try:
-        reasons = {workload: _reason(workload, MODULES[workload].verify, ctx) for workload, ctx in contexts.items()}
+        reasons = {workload: _reason(workload, REGISTRY[workload].verify, ctx) for workload, ctx in contexts.items()}
         for workload, ctx in contexts.items():
             if reasons[workload] is None:
                 reasons[workload] = _reason(workload, Context.finish, ctx)
@@ -43,4 +35,4 @@ def _reason(workload: str, step: Callable[[Context], None], ctx: Context) -> str
     return None
 
 
-__all__ = ["MODULES", "NEEDS_DATABASE", "Context", "Target", "VerifyError", "verify_all"]
+__all__ = ["Context", "Target", "VerifyError", "verify_all"]

@@ -4,12 +4,45 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from pathlib import Path
+from typing import Callable, Protocol
 
-from ..services.assets import Assets
 from .probe import Link, Response, Visitor, framed
-from ..services.postgres import Postgres
 from .headers import DATE_TICK, content_type_matches, server_and_date
+
+
+@dataclass(frozen=True)
+class Statements:
+    """What the database executed on one table since its last reset."""
+
+    selects: int
+    rows_read: int
+    updates: int
+    rows_updated: int
+
+
+class Database(Protocol):
+    """What a check asks of the run's PostgreSQL (services/postgres.py's Cluster is one)."""
+
+    def reset(self) -> None: ...
+
+    def query(self, sql: str, params: tuple = ()) -> list[tuple]: ...
+
+    def calls_touching(self, table: str) -> int: ...
+
+    def statements_on(self, table: str) -> Statements: ...
+
+
+class Files(Protocol):
+    """The files the harness serves (services/assets.py's Assets is one)."""
+
+    hash_file: Path
+    static_dir: Path
+
+    @property
+    def index_html(self) -> Path: ...
+
+    def rewrite_hash_file(self) -> None: ...
 
 
 class VerifyError(AssertionError):
@@ -69,8 +102,8 @@ class Context:
     host: str
     port: int
     path: str
-    postgres: Postgres | None
-    assets: Assets
+    postgres: Database | None
+    assets: Files
     session_store: str = "postgres"
     updates_style: str | None = None  # the manifest's fairness.updates: "per-row" or "batched"
     link: Link = Link()  # how its visitors reach the server (cleartext HTTP/1.1 unless told otherwise)

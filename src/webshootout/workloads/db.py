@@ -4,6 +4,7 @@ import json
 
 from . import techempower
 from .base import Context, Target, VerifyError, expect, shown
+from .spec import Workload
 
 REQUESTS = 30
 
@@ -51,3 +52,6 @@ def verify(ctx: Context) -> None:
 def target(ctx: Context) -> Target:
     number = r'"(?:id|randomNumber)"\s*:\s*\d+'
     return Target(ctx.path, expect_body_regex=rf"^\{{\s*{number}\s*,\s*{number}\s*\}}\s*$")
+
+
+WORKLOAD = Workload("db", 3, verify, target, needs_database=True, techempower=(2, "single query"))

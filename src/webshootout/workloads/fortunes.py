@@ -5,6 +5,7 @@ from . import techempower
 from .base import Context, Target, expect
 from .concurrent import CONCURRENCY, at_once
 from .techempower_db import count_problems, enforce_rule, fortune_problems, fortunes_table
+from .spec import Workload
 
 HTML_UTF8 = "text/html; charset=utf-8"
 REQUESTS = 3
@@ -34,7 +35,7 @@ def verify(ctx: Context) -> None:
                  count_problems("executed SELECT queries on fortune", counted.selects, CONCURRENCY)
                  + count_problems("rows read from fortune", counted.rows_read, CONCURRENCY * len(stored)))
     ctx.after_a_tick(lambda first, later: techempower.enforce(
-        f"GET {ctx.path}", techempower.header_problems(first.headers, later.headers, "html")))
+        f"GET {ctx.path}", techempower.header_problems(first.headers, later.headers, techempower.HTML)))
 
 
 def target(ctx: Context) -> Target:
@@ -46,3 +47,7 @@ def target(ctx: Context) -> Target:
         r"(?:&gt;|&#0*62;|&#x0*3e;)alert\(.*"
         r"<td>\s*0\s*</td>\s*<td>Additional fortune added at request time\.</td>.*"
         r"<td>\s*12\s*</td>\s*<td>フレームワークのベンチマーク</td>\s*</tr>\s*</table>\s*</body>\s*</html>\s*$"))
+
+
+WORKLOAD = Workload("fortunes", 10, verify, target, needs_database=True, techempower=(5, "fortunes"),
+                    states=("orm",))

@@ -4,6 +4,7 @@ import json
 
 from . import techempower
 from .base import Context, Target, VerifyError, expect, shown
+from .spec import Workload
 
 VALUE = {"message": "Hello, World!"}
 
@@ -26,3 +27,6 @@ def verify(ctx: Context) -> None:
 
 def target(ctx: Context) -> Target:
     return Target(ctx.path, expect_body_regex=r'^\{\s*"message"\s*:\s*"Hello, World!"\s*\}\s*$')
+
+
+WORKLOAD = Workload("json", 2, verify, target, techempower=(1, "JSON"))

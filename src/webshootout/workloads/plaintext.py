@@ -3,6 +3,7 @@
 from . import techempower
 from .base import Context, Target, expect, expect_body
 from .headers import TEXT_UTF8
+from .spec import Workload
 
 BODY = "Hello, World!"
 
@@ -19,3 +20,6 @@ def verify(ctx: Context) -> None:
 
 def target(ctx: Context) -> Target:
     return Target(ctx.path, expect_body=BODY)
+
+
+WORKLOAD = Workload("plaintext", 1, verify, target, quick=True, techempower=(7, "plaintext"))

@@ -2,9 +2,9 @@
 
 import json
 
-from ..services.postgres import SESSION_TABLES
 from .base import Context, Target, VerifyError, expect, expect_body
 from .headers import TEXT_UTF8
+from .spec import Axis, AxisError, Workload
 
 
 def _count(ctx: Context, visitor, n: int, who: str) -> None:
@@ -53,8 +53,27 @@ def _check_database(ctx: Context, requests: int) -> None:
                           f"table saw {calls} statements: the counter is not kept in PostgreSQL")
 
 
-def target(ctx: Context, sessions: bool = True) -> Target:
+def target(ctx: Context, sessions: bool) -> Target:
     """With sessions, each connection is one visitor; without, every request is a new visitor."""
     if sessions:
         return Target(ctx.path, sessions=True, expect_counter=True)
     return Target(ctx.path, expect_body="Count is 1")
+
+
+# Tables frameworks create for their own session stores (Django, Laravel, Symfony), emptied with ours per trial.
+SESSION_TABLES = ("usersessions", "django_session", "sessions", "symfony_sessions")
+_MODES = {"sessions": (True,), "cookieless": (False,), "both": (True, False)}
+
+
+def _modes(key: str, value) -> tuple[bool, ...]:
+    if value not in _MODES:
+        raise AxisError(f"{key}: expected one of {sorted(_MODES)}, got {value!r}")
+    return _MODES[value]
+
+
+# True: a cookie jar per connection, each connection one visitor; False: every request a new visitor.
+SESSIONS = Axis("sessions", (True,), _modes, lambda with_cookies: None if with_cookies else "cookieless",
+                "both", "session workload: a visitor per connection, a new visitor per request, or both",
+                choices=tuple(_MODES), in_trial_line=False)
+WORKLOAD = Workload("session", 4, verify, target, axis=SESSIONS, needs_database=True, emptied_tables=SESSION_TABLES,
+                    in_session_store=True)

@@ -1,6 +1,7 @@
 """static: GET -> the exact bytes of STATIC_DIR/index.html as text/html."""
 
 from .base import Context, Target, expect, expect_body
+from .spec import Workload
 
 
 def verify(ctx: Context) -> None:
@@ -15,3 +16,6 @@ def verify(ctx: Context) -> None:
 
 def target(ctx: Context) -> Target:
     return Target(ctx.path, expect_body=ctx.assets.index_html.read_text())
+
+
+WORKLOAD = Workload("static", 6, verify, target)

@@ -26,11 +26,12 @@ from .probe import Response, framed
 from .base import VerifyError
 
 FAIL, WARN = "fail", "warn"
-# Content-Type patterns of verify_headers, per kind of answer.
+# The kinds of answer verify_headers knows, by media type, and the Content-Type pattern of each.
+JSON, TEXT, HTML = "application/json", "text/plain", "text/html"
 CONTENT_TYPES = {
-    "json": r"^application/json(; ?charset=(UTF|utf)-8)?$",
-    "plaintext": r"^text/plain(; ?charset=(UTF|utf)-8)?$",
-    "html": r"^text/html; ?charset=(UTF|utf)-8$",
+    JSON: r"^application/json(; ?charset=(UTF|utf)-8)?$",
+    TEXT: r"^text/plain(; ?charset=(UTF|utf)-8)?$",
+    HTML: r"^text/html; ?charset=(UTF|utf)-8$",
 }
 DATE_FORMAT = "%a, %d %b %Y %H:%M:%S %Z"
 MIN_PLAINTEXT_ROUTE = len("/plaintext")
@@ -58,7 +59,7 @@ def body_problems(body: bytes | None, is_json: bool) -> tuple[object, list[Probl
 
 def header_problems(headers: Mapping[str, str], later: Mapping[str, str], kind: str) -> list[Problem]:
     """verify_headers: `headers` of one answer, `later` those of the same request made later (lower-case
-    names, as Response.headers has them); kind is "json", "plaintext" or "html"."""
+    names, as Response.headers has them); kind is JSON, TEXT or HTML."""
     found = [Problem(FAIL, f"Required response header missing: {name}")
              for name in ("Server", "Date", "Content-Type") if name.lower() not in headers]
     # Their rule is HTTP/1.1's; an HTTP/2 answer is framed by its stream (probe.framed).
@@ -95,7 +96,7 @@ def plaintext_problems(path: str, response: Response, later: Response) -> list[P
     if len(body) > len(expected):
         found.append(Problem(WARN, f"Server is returning {len(body) - len(expected)} more bytes than are "
                                    "required. This may negatively affect benchmark performance."))
-    return found + header_problems(response.headers, later.headers, "plaintext")
+    return found + header_problems(response.headers, later.headers, TEXT)
 
 
 def _helloworld(value: object) -> list[Problem]:
@@ -120,7 +121,7 @@ def json_problems(response: Response, later: Response) -> list[Problem]:
     value, found = body_problems(response.body, is_json=True)
     if found:
         return found
-    return _helloworld(value) + header_problems(response.headers, later.headers, "json")
+    return _helloworld(value) + header_problems(response.headers, later.headers, JSON)
 
 
 def _integer(value: object, key: str) -> tuple[int | None, list[Problem]]:
@@ -166,7 +167,7 @@ def db_problems(response: Response, later: Response) -> list[Problem]:
         value = value[0] if value else None
         if not isinstance(value, dict):
             return found + [Problem(FAIL, "Response is not a JSON object or an array of JSON objects")]
-    return found + randomnumber_problems(value) + header_problems(response.headers, later.headers, "json")
+    return found + randomnumber_problems(value) + header_problems(response.headers, later.headers, JSON)
 
 
 def enforce(request: str, found: list[Problem]) -> None:

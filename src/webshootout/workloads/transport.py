@@ -6,18 +6,25 @@ from __future__ import annotations
 import socket
 import ssl
 from pathlib import Path
+from typing import Protocol
 
-from ..stacks.catalog import Transport
 from ..system import httpget
-from . import probe_h2
+from . import probe_h2, registry
 from .probe import BODY_LIMIT, Link
 
-# The slow requests, best first. queries at TechEmpower's most rows (docs/workloads.md: N is clamped to
-# 1..500) is 500 round trips to PostgreSQL, time a server spends waiting: one that serves a connection's
-# streams at once answers a plaintext meanwhile whatever its threading model or CPU count. The slowest hash the
-# contract allows (n in 1..100000) takes milliseconds of CPU (about 10 in Go) against a plaintext's
-# microseconds, but an event loop on one CPU (Node, asyncio, a one-thread tokio) runs it to its end first.
-SLOW_PATHS = {"queries": "?queries=500", "hash": "?n=100000"}
+
+
+def slow_requests() -> list[tuple[str, str]]:
+    """(workload, query) of each workload's slowest request, best first: one that waits on PostgreSQL is time a
+    server spends waiting, and one that serves a connection's streams at once answers the quick request meanwhile
+    whatever its threading model or CPU count; one that computes (milliseconds of CPU against the quick one's
+    microseconds) is run to its end first by an event loop on one CPU (Node, asyncio, a one-thread tokio)."""
+    slow = [w for w in registry.REGISTRY.values() if w.slow_query]
+    return [(w.name, w.slow_query) for w in sorted(slow, key=lambda w: not w.needs_database)]
+
+
+def quick_request() -> str:
+    return next(w.name for w in registry.REGISTRY.values() if w.quick)
 # Slow requests sent before the plaintext, in the same write: on one CPU even a server that runs streams at
 # once may run the first to its end (Go preempts every 10 ms) but not all of them before the plaintext; one
 # that runs a connection's streams in turn answers the plaintext last.
@@ -26,6 +33,12 @@ SLOW_REQUESTS = 3
 # that runs them in turn never does, so one success in a few tries proves it and a scheduling hiccup cannot
 # fail it.
 STREAM_TRIES = 5
+
+
+class Claims(Protocol):
+    """What a manifest's [transport] claims (stacks/catalog.py's Transport is one)."""
+
+    h2: bool
 
 
 # What the check offers by ALPN: http/1.1 alone, then h2 first as HTTP/2 clients do.
@@ -50,7 +63,7 @@ def handshake_failure(exc: Exception) -> str:
     return f"TLS handshake failed: {type(exc).__name__}: {exc}"
 
 
-def alpn_problem(chosen: dict[tuple[str, ...], str | None], claimed: Transport) -> str | None:
+def alpn_problem(chosen: dict[tuple[str, ...], str | None], claimed: Claims) -> str | None:
     """Why the protocols the server selected disagree with the manifest's [transport], or None: "http/1.1"
     when offered alone, and "h2" when h2 is offered first exactly when the manifest claims h2.
 

@@ -7,8 +7,9 @@ from . import rows, techempower
 from .base import Context, Target, VerifyError
 from .concurrent import CONCURRENCY
 from .techempower_db import MAX_ROWS, changed_problems, count_problems, enforce_rule, update_count_problems
+from .queries import QUERIES
+from .spec import Workload
 
-LOAD_QUERIES = 1
 
 
 def written(request: str, found: rows.Rows, after: dict[int, int]) -> None:
@@ -37,7 +38,7 @@ def verify(ctx: Context) -> None:
             enforce_rule("rows changed", request, changed_problems(before, after, (i for i, _ in found)))
         table["now"] = after
 
-    rows.check_cases(ctx, "queries", rows_ok)
+    rows.check_cases(ctx, QUERIES.key, rows_ok)
     ctx.postgres.reset()
     path = f"{ctx.path}?queries={rows.COUNTED_ROWS}"
     rows.concurrently(ctx, path)
@@ -50,8 +51,13 @@ def verify(ctx: Context) -> None:
     enforce_rule("update count", request, update_count_problems(
         ctx.updates_style, CONCURRENCY, rows.COUNTED_ROWS, counted.updates, counted.rows_updated))
     ctx.after_a_tick(lambda first, later: techempower.enforce(
-        f"GET {ctx.path}", techempower.header_problems(first.headers, later.headers, "json")))
+        f"GET {ctx.path}", techempower.header_problems(first.headers, later.headers, techempower.JSON)))
 
 
-def target(ctx: Context, queries: int = LOAD_QUERIES) -> Target:
-    return rows.target(ctx, "queries", queries)
+def target(ctx: Context, queries: int) -> Target:
+    return rows.target(ctx, QUERIES.key, queries)
+
+
+WORKLOAD = Workload("updates", 9, verify, target, axis=QUERIES, needs_database=True,
+                    techempower=(6, "data updates"), heaviest_shown=True,
+                    states=("orm", "updates"))

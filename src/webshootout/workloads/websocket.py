@@ -5,6 +5,7 @@ from websockets.sync.client import connect
 
 from ..system import httpget
 from .base import Context, Target, VerifyError, shown
+from .spec import Workload
 
 MESSAGES = ("hello", "Hello, World! ünïcødé ✓", "x" * 4000)
 LOAD_MESSAGE = "Hello, World!"
@@ -27,3 +28,6 @@ def verify(ctx: Context) -> None:
 
 def target(ctx: Context) -> Target:
     return Target(ctx.path, websocket_message=LOAD_MESSAGE)
+
+
+WORKLOAD = Workload("websocket", 7, verify, target, messages=True)

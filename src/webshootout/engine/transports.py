@@ -16,10 +16,11 @@ from ..console import say
 from ..server import Environment
 from ..stacks import catalog
 from .check_transport import with_certs
+from .steps import Steps
 from .lines import Subject, now
 
 
-def lineups(ctx, part: Part, variants: list[catalog.Variant],
+def lineups(ctx: Steps, part: Part, variants: list[catalog.Variant],
             env: Environment) -> Iterator[tuple[list[catalog.Variant], Environment]]:
     """The stacks to serve and the environment to serve them in, once per TLS mode of the part."""
     for number, tls in enumerate(part.profile.tls_modes):
@@ -28,14 +29,14 @@ def lineups(ctx, part: Part, variants: list[catalog.Variant],
         yield lineup, _with_tls(ctx, env) if tls else env
 
 
-def _with_tls(ctx, env: Environment) -> Environment:
+def _with_tls(ctx: Steps, env: Environment) -> Environment:
     """`env` with the run's certificate, made at its first TLS lineup (ctx.tls_env keeps it)."""
     if ctx.tls_env is None:
         ctx.tls_env = with_certs(ctx.env)
     return dataclasses.replace(env, tls=ctx.tls_env.tls)
 
 
-def _serves_any(ctx, part: Part, variant: catalog.Variant, tls: bool) -> bool:
+def _serves_any(ctx: Steps, part: Part, variant: catalog.Variant, tls: bool) -> bool:
     """False, having recorded the skip, for a stack that serves none of the transports of the part's points at
     this TLS mode: its server would start for nothing."""
     if variant.unavailable:
@@ -52,7 +53,7 @@ def _serves_any(ctx, part: Part, variant: catalog.Variant, tls: bool) -> bool:
     return False
 
 
-def points_of(ctx, subject: Subject, capacity: float | None = None) -> list[Point]:
+def points_of(ctx: Steps, subject: Subject, capacity: float | None = None) -> list[Point]:
     """The workload's points at its server's TLS mode; those at a transport the stack does not serve are
     recorded as skipped (once: not again for a rate sweep's points, which `capacity` gives)."""
     found = []

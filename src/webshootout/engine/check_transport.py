@@ -15,7 +15,7 @@ from typing import Iterator
 
 from .. import harness, server
 from ..services import certs
-from ..workloads import probe, transport, verify_all
+from ..workloads import probe, registry, transport, verify_all
 
 
 
@@ -29,7 +29,7 @@ class Outcome:
 def over(served: harness.Served, link: probe.Link, workloads: list[str]) -> Iterator[Outcome]:
     """Every workload through `link`, then (HTTP/2) that the connection's streams run at once."""
     if link.http2:
-        workloads = [w for w in workloads if w != "websocket"]
+        workloads = [w for w in workloads if not registry.get(w).messages]
     contexts = {w: dataclasses.replace(served.context(w), link=link) for w in workloads}
     for workload, reason in verify_all(contexts).items():
         yield Outcome(f"{workload} over {link.name}", reason)
@@ -38,15 +38,14 @@ def over(served: harness.Served, link: probe.Link, workloads: list[str]) -> Iter
 
 
 def _streams(served: harness.Served, link: probe.Link) -> Outcome:
-    what, variant = f"HTTP/2 streams over {link.name}", served.variant
-    slow = next((variant.path_of(w) + query for w, query in transport.SLOW_PATHS.items() if variant.path_of(w)),
-                None)
-    if slow is None or variant.path_of("plaintext") is None:
-        slow_ones = " or ".join(transport.SLOW_PATHS)
-        return Outcome(what, unchecked=f"it takes the stack's plaintext and one of {slow_ones} (a slow request)")
-    at = served.context("plaintext")
+    what, variant, quick = f"HTTP/2 streams over {link.name}", served.variant, transport.quick_request()
+    slow = next((variant.path_of(w) + query for w, query in transport.slow_requests() if variant.path_of(w)), None)
+    if slow is None or variant.path_of(quick) is None:
+        slow_ones = " or ".join(w for w, _ in transport.slow_requests())
+        return Outcome(what, unchecked=f"it takes the stack's {quick} and one of {slow_ones} (a slow request)")
+    at = served.context(quick)
     try:
-        return Outcome(what, transport.streams_problem(at.host, at.port, link, slow, variant.path_of("plaintext")))
+        return Outcome(what, transport.streams_problem(at.host, at.port, link, slow, variant.path_of(quick)))
     except (OSError, http.client.HTTPException) as exc:
         return Outcome(what, f"the requests failed: {type(exc).__name__}: {exc}")
 
@@ -59,7 +58,7 @@ def cleartext(served: harness.Served, workloads: list[str]) -> Iterator[Outcome]
 
 def tls(served: harness.Served, workloads: list[str]) -> Iterator[Outcome]:
     """A server started with TLS_CERT/TLS_KEY: the handshake and ALPN, then HTTP/1.1 and (if claimed) h2."""
-    at, claimed = served.context("plaintext"), served.variant.transport  # its address and CA
+    at, claimed = served.context(transport.quick_request()), served.variant.transport  # its address and CA
     try:
         chosen = transport.selected_alpn(at.host, at.port, at.link.ca)
     except (ssl.SSLError, OSError) as exc:

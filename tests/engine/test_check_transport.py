@@ -3,7 +3,7 @@ import ipaddress
 from cryptography import x509
 
 from manifests import BASE
-from webshootout.commands import check_transport
+from webshootout.engine import check_transport
 from webshootout.stacks import catalog
 from webshootout.workloads.probe import Link
 from webshootout.server import Environment

@@ -1,11 +1,12 @@
-"""Interleaved rounds (commands/rounds.py) with the fake harness and driver: order, warm servers, resume."""
+"""Interleaved rounds (engine/rounds.py) with the fake harness and driver: order, warm servers, resume."""
 
 from collections import Counter
 
 from fakes import FakeDriver, FakeStack
 from integration.helpers import make_settings
 from schemas import assert_valid_lines
-from webshootout.commands import rounds, run
+from webshootout.commands import run
+from webshootout.engine import rounds
 from webshootout.results.rundir import RunDir
 
 IDS = ("flask", "starlette", "fastapi")

@@ -102,8 +102,7 @@ def trial_line(subject: Subject, point: Point, trial: TrialId, result: LoadResul
     variant, part, server, client_cpu = subject.variant, subject.part, usages.server, usages.client_cpu_percent
     return {"kind": "trial", "framework": variant.id, "display": display_of(variant, point), "language": variant.language,
             "workload": subject.workload, "part": part.name, "point": point.label, "profile": point.mode,
-            "connections": point.connections, "rate": point.rate, "hash_n": point.hash_n,
-            "queries": point.queries, "count": point.count,
+            "connections": point.connections, "rate": point.rate, **point.axis_fields(),
             "tls": point.tls, "http": point.http, "streams": point.streams,
             "workers": part.profile.workers, "slo_p99_ms": part.profile.slo_p99_ms,
             "burst_steps": list(point.burst.steps) if point.burst else None,

@@ -22,6 +22,7 @@ from ..console import say
 from ..load import DriverError
 from ..server import Environment
 from ..stacks import catalog
+from .steps import Steps
 from .lines import StackFailed, Subject, fault_line
 from . import transports
 
@@ -53,7 +54,7 @@ class Row:
         return self.subject.variant.id, self.subject.workload, self.point.label
 
 
-def _rows(ctx, subject: Subject, points: list[Point], warmup: float) -> list[Row]:
+def _rows(ctx: Steps, subject: Subject, points: list[Point], warmup: float) -> list[Row]:
     """The rows of a workload's points; the first with trials to run takes `warmup` (a JIT stack's own)."""
     rows = []
     for point in points:
@@ -126,7 +127,7 @@ class Lineup:
             row.todo.remove(number)
 
 
-def run_part(ctx, part: Part, variants: list[catalog.Variant], env: Environment) -> None:
+def run_part(ctx: Steps, part: Part, variants: list[catalog.Variant], env: Environment) -> None:
     """Every server of the part up at once; the part's closed-loop and fixed-rate rows in rounds, then the
     rate sweeps their capacity decides, in rounds of their own."""
     here = Lineup(ctx, part)

@@ -3,8 +3,8 @@
 import json
 from collections import Counter
 
-from webshootout.commands import eta
-from webshootout.commands.eta import Eta, Kind
+from webshootout.engine import eta
+from webshootout.engine.eta import Eta, Kind
 
 PLAIN, PLAIN_FIRST = Kind("plaintext", 360, False), Kind("plaintext", 360, True)
 WS, WS_FIRST = Kind("websocket-10k", 10_000, False), Kind("websocket-10k", 10_000, True)
