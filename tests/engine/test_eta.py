@@ -5,6 +5,7 @@ from collections import Counter
 
 from webshootout.engine import eta
 from webshootout.engine.eta import Eta, Kind
+from results.test_results import TRIAL
 
 PLAIN, PLAIN_FIRST = Kind("plaintext", 360, False), Kind("plaintext", 360, True)
 WS, WS_FIRST = Kind("websocket-10k", 10_000, False), Kind("websocket-10k", 10_000, True)
@@ -74,7 +75,8 @@ def test_a_trial_planned_under_the_other_first_or_a_bare_count_is_taken_from_the
 
 
 def _trial(part, connections, framework, point, time, session=0):
-    return {"kind": "trial", "part": part, "connections": connections, "framework": framework, "workload": "w",
+    """A whole trial line (a run directory's lines are checked where they are read)."""
+    return {**TRIAL, "part": part, "connections": connections, "framework": framework, "workload": "w",
             "point": point, "trial": 1, "session": session, "time": time}
 
 

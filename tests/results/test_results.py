@@ -1,9 +1,12 @@
 import json
+import re
+from pathlib import Path
 
 import jsonschema
 import pytest
 
 from schemas import assert_valid_lines
+from webshootout.results import records
 from webshootout.results.rundir import ResultsError, RunDir, new_run_dir
 
 TRIAL = {"kind": "trial", "framework": "flask", "display": "Flask", "language": "python", "workload": "json",
@@ -13,14 +16,26 @@ TRIAL = {"kind": "trial", "framework": "flask", "display": "Flask", "language": 
          "errors": {k: 0 for k in ("connect", "read", "write", "timeout", "status", "validation", "parse")},
          "client_cpu_s": 0.5, "client_cpu_percent": 50.0, "server_cpu_percent": 90.0, "server_rss_peak_mb": 50.0,
          "server_rss_mean_mb": 45.0, "validated": False, "sessions": False, "notes": [], "flags": [],
-         "status_counts": {}}
+         "status_counts": {}, "server_memory_method": "cgroup", "database_cpu_percent": 0.0}
+
+
+HARNESS = ("framework", "display", "language", "workload", "part", "point", "profile", "connections", "trial",
+           "client_cpu_percent", "server_cpu_percent", "server_rss_peak_mb", "server_rss_mean_mb", "flags", "time",
+           "server_memory_method", "database_cpu_percent")
+
+
+def trial(number: int = 1) -> records.Trial:
+    """TRIAL as the record the run writes: the harness's fields, and the driver's result as its load."""
+    load = {k: v for k, v in TRIAL.items() if k not in HARNESS and k != "kind"}
+    return records.Trial(**{k: TRIAL[k] for k in HARNESS}, load=load) if number == 1 else \
+        records.Trial(**{**{k: TRIAL[k] for k in HARNESS}, "trial": number}, load=load)
 
 
 def test_append_then_resume_keys(tmp_path):
     run = RunDir(tmp_path)
     run.create()
-    run.append(TRIAL)
-    run.append({**TRIAL, "trial": 2})
+    run.append(trial())
+    run.append(trial(2))
     assert run.done_trials() == {("adhoc", "flask", "json", "c=64", 1): 10.0, ("adhoc", "flask", "json", "c=64", 2): 10.0}
     lines = run.lines()
     assert all(line["schema"] == 1 for line in lines)
@@ -30,11 +45,11 @@ def test_append_then_resume_keys(tmp_path):
 def test_torn_last_line_is_dropped_and_next_append_starts_fresh(tmp_path):
     run = RunDir(tmp_path)
     run.create()
-    run.append(TRIAL)
+    run.append(trial())
     with run.results.open("a") as out:
         out.write('{"schema": 1, "kind": "tri')
     assert len(run.lines()) == 1
-    run.append({**TRIAL, "trial": 2})
+    run.append(trial(2))
     assert [line["trial"] for line in run.lines()] == [1, 2]
 
 
@@ -55,9 +70,24 @@ def test_meta_round_trip_and_refusal(tmp_path):
         RunDir(tmp_path / "nothing").read_meta()
 
 
-def test_unknown_kind_is_rejected(tmp_path):
-    with pytest.raises(ValueError):
-        RunDir(tmp_path).append({"kind": "bogus"})
+@pytest.mark.parametrize("line, said", [
+    ({**TRIAL, "kind": "bogus"}, "kind 'bogus'"),
+    ({**TRIAL, "server_memory": "cgroup"}, "unknown field 'server_memory'"),
+    ({k: v for k, v in TRIAL.items() if k != "server_rss_mean_mb"}, "'server_rss_mean_mb' is a required property"),
+])
+def test_a_line_its_record_does_not_define_is_refused_where_it_is_read(tmp_path, line, said):
+    """A field renamed by the writer fails when the file is read, naming it, instead of showing as "-"."""
+    run = RunDir(tmp_path)
+    run.create()
+    run.results.write_text(json.dumps({**line, "schema": 1}) + "\n")
+    with pytest.raises(ResultsError, match=f"results.jsonl:1: .*{said}"):
+        run.lines()
+
+
+def test_a_record_is_written_as_the_flat_line_the_schema_describes():
+    line = records.line_of(trial())
+    assert {k: line[k] for k in TRIAL} == TRIAL
+    assert_valid_lines([{**line, "schema": 1}])
 
 
 @pytest.mark.parametrize("missing", ["latency_us", "part", "point"])
@@ -71,3 +101,11 @@ def test_run_dirs_are_unique(tmp_path):
     first = new_run_dir(tmp_path, "quick")
     first.mkdir()
     assert new_run_dir(tmp_path, "quick") != first
+
+
+def test_only_the_results_layer_spells_a_line_of_results_jsonl():
+    package = Path(__file__).resolve().parents[2] / "src" / "webshootout"
+    spelled = re.compile(r"""\{\s*["']kind["']\s*:\s*["'](?:%s)["']""" % "|".join(records.KINDS))
+    found = [str(p.relative_to(package)) for p in package.rglob("*.py")
+             if p.parent.name != "results" and spelled.search(p.read_text())]
+    assert found == [], "build a record of results/records.py instead"

@@ -27,7 +27,8 @@ from ..services.postgres import PostgresError
 from ..config.settings import Settings
 from ..config.suites import Part
 from ..workloads import registry
-from .lines import StackFailed, Subject, TrialId, Usages, fault_line, keepalive_of, now, trial_line, warmed_by
+from .lines import StackFailed, Subject, TrialId, Usages, fault_line, keepalive_of, trial_line, warmed_by
+from ..results import records
 from . import eta, rounds, transports
 from .steps import Stack
 
@@ -93,8 +94,7 @@ class RunContext:
         """False, having recorded the skip, for a variant that cannot run here."""
         if variant.unavailable:
             say(f"{variant.id}: skipped, unavailable: {variant.unavailable}")
-            self.rundir.append({"kind": "skipped", "framework": variant.id, "workload": None, "part": part.name,
-                                "reason": f"unavailable: {variant.unavailable}", "time": now()})
+            self.rundir.append(records.Skipped(variant.id, None, f"unavailable: {variant.unavailable}", part.name))
         return not variant.unavailable
 
     def serving(self, variant: catalog.Variant, env: Environment):
@@ -135,19 +135,17 @@ class RunContext:
         variant, workload = served.variant, verification.workload
         tls = served.tls
         reason = f"over TLS: {verification.reason}" if tls and verification.reason else verification.reason
-        self.rundir.append({"kind": "verification", "framework": variant.id, "workload": workload,
-                            "part": part.name, "passed": verification.passed, "reason": reason,
-                            "log_tail": verification.log_tail, "time": now(),
-                            "keepalive": keepalive_of(verification), "user": served.user, "tls": tls})
+        self.rundir.append(records.Verification(variant.id, workload, verification.passed, reason,
+                                                verification.log_tail, part.name, keepalive_of(verification),
+                                                served.user, tls))
         if not verification.passed:
             say(f"{variant.id} {workload}: verification FAILED, not measured: {reason}")
 
     def drivable(self, part: Part, variant: catalog.Variant, workload: str) -> bool:
         """False, having recorded the skip, for a workload the driver cannot drive."""
         if registry.get(workload).messages and self.settings.driver not in load.WEBSOCKET_DRIVERS:
-            self.rundir.append({"kind": "skipped", "framework": variant.id, "workload": workload, "time": now(),
-                                "part": part.name,
-                                "reason": f"the {self.settings.driver} driver cannot drive WebSocket connections"})
+            self.rundir.append(records.Skipped(
+                variant.id, workload, f"the {self.settings.driver} driver cannot drive WebSocket connections", part.name))
             return False
         return True
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from datetime import datetime, timezone
 
 from ..stacks import catalog
 from ..system import cpulink, jit
@@ -16,17 +15,13 @@ from ..config.profiles import Point
 from ..system.sampler import Usage
 from ..config.suites import Part
 from ..workloads import Context
+from ..results import records
 
 CLIENT_BOUND_CPU = 90.0
 
 
-def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def fault_line(variant: catalog.Variant, fault: Fault, workload: str | None = None) -> dict:
-    return {"kind": "fault", "framework": variant.id, "workload": workload, "stage": fault.stage,
-            "reason": fault.reason, "log_tail": fault.log_tail, "time": now()}
+def fault_line(variant: catalog.Variant, fault: Fault, workload: str | None = None) -> records.Fault:
+    return records.Fault(variant.id, workload, fault.stage, fault.reason, fault.log_tail)
 
 
 class StackFailed(Exception):
@@ -96,28 +91,30 @@ def display_of(variant: catalog.Variant, point: Point) -> str:
 
 
 def trial_line(subject: Subject, point: Point, trial: TrialId, result: LoadResult, usages: Usages,
-               link: cpulink.Measured | None = None) -> dict:
-    """The one place a trial's result line is built."""
+               link: cpulink.Measured | None = None) -> records.Trial:
+    """The one place a trial's record is built."""
     compiling = usages.server.jit_cpu_percent
     variant, part, server, client_cpu = subject.variant, subject.part, usages.server, usages.client_cpu_percent
-    return {"kind": "trial", "framework": variant.id, "display": display_of(variant, point), "language": variant.language,
-            "workload": subject.workload, "part": part.name, "point": point.label, "profile": point.mode,
-            "connections": point.connections, "rate": point.rate, **point.axis_fields(),
-            "tls": point.tls, "http": point.http, "streams": point.streams,
-            "workers": part.profile.workers, "slo_p99_ms": part.profile.slo_p99_ms,
-            "burst_steps": list(point.burst.steps) if point.burst else None,
-            "burst_step_seconds": point.burst.step_seconds if point.burst else None,
-            "trial": trial.number, "session": trial.session, "time": now(), **result.to_dict(), "client_cpu_percent": round(client_cpu, 1),
-            "server_cpu_percent": round(server.cpu_percent, 1), "server_rss_peak_mb": round(server.rss_peak_mb, 1),
-            "server_rss_mean_mb": round(server.rss_mean_mb, 1), "server_memory_method": server.memory_method,
-            "server_kernel_peak_mb": None if server.kernel_peak_mb is None else round(server.kernel_peak_mb, 1),
-            "database_cpu_percent": round(usages.database.cpu_percent, 1),
-            "cpu_link": link.to_dict() if link else None,
-            "jit_cpu_percent": None if compiling is None else round(compiling, 2), "jit_reruns": trial.jit_reruns,
-            "steal_percent": usages.steal_percent,
-            "idle_cpu_percent": None if usages.idle_cpu_percent is None else round(usages.idle_cpu_percent, 2),
-            "flags": flags_of(result, client_cpu, point) + (["cpus-far"] if link and link.far else [])
-            + (["jit-compiling"] if compiling is not None and compiling > jit.LIMIT_PERCENT else [])}
+    return records.Trial(
+        framework=variant.id, display=display_of(variant, point), language=variant.language,
+        workload=subject.workload, part=part.name, point=point.label, profile=point.mode,
+        connections=point.connections, rate=point.rate, axes=point.axis_fields(),
+        tls=point.tls, http=point.http, streams=point.streams,
+        workers=part.profile.workers, slo_p99_ms=part.profile.slo_p99_ms,
+        burst_steps=list(point.burst.steps) if point.burst else None,
+        burst_step_seconds=point.burst.step_seconds if point.burst else None,
+        trial=trial.number, session=trial.session, load=result.to_dict(), client_cpu_percent=round(client_cpu, 1),
+        server_cpu_percent=round(server.cpu_percent, 1), server_rss_peak_mb=round(server.rss_peak_mb, 1),
+        server_rss_mean_mb=round(server.rss_mean_mb, 1), server_memory_method=server.memory_method,
+        server_kernel_peak_mb=None if server.kernel_peak_mb is None else round(server.kernel_peak_mb, 1),
+        database_cpu_percent=round(usages.database.cpu_percent, 1),
+        cpu_link=link.to_dict() if link else None,
+        jit_cpu_percent=None if compiling is None else round(compiling, 2), jit_reruns=trial.jit_reruns,
+        steal_percent=usages.steal_percent,
+        idle_cpu_percent=None if usages.idle_cpu_percent is None else round(usages.idle_cpu_percent, 2),
+        outside_contract=variant.outside_contract,
+        flags=flags_of(result, client_cpu, point) + (["cpus-far"] if link and link.far else [])
+        + (["jit-compiling"] if compiling is not None and compiling > jit.LIMIT_PERCENT else []))
 
 
 def warmed_by(result: LoadResult, discarded: list[LoadResult]) -> LoadResult:

@@ -17,7 +17,8 @@ from ..server import Environment
 from ..stacks import catalog
 from .check_transport import with_certs
 from .steps import Steps
-from .lines import Subject, now
+from .lines import Subject
+from ..results import records
 
 
 def lineups(ctx: Steps, part: Part, variants: list[catalog.Variant],
@@ -47,9 +48,9 @@ def _serves_any(ctx: Steps, part: Part, variant: catalog.Variant, tls: bool) -> 
         return bool(points)
     wanted = ", ".join(dict.fromkeys(p.transport for p in points))
     say(f"{variant.id}: serves none of {wanted}, not started for them")
-    ctx.rundir.append({"kind": "skipped", "framework": variant.id, "workload": None, "part": part.name,
-                       "reason": f"serves none of {wanted} (its framework.toml's [transport] table does not claim "
-                                 f"them), so its points over them are not measured", "time": now()})
+    ctx.rundir.append(records.Skipped(variant.id, None, f"serves none of {wanted} (its framework.toml's [transport] "
+                                                        f"table does not claim them), so its points over them are "
+                                                        f"not measured", part.name))
     return False
 
 
@@ -64,6 +65,6 @@ def points_of(ctx: Steps, subject: Subject, capacity: float | None = None) -> li
         if reason is None:
             found.append(point)
         elif capacity is None:
-            ctx.rundir.append({"kind": "skipped", "framework": subject.variant.id, "workload": subject.workload,
-                               "part": subject.part.name, "point": point.label, "reason": reason, "time": now()})
+            ctx.rundir.append(records.Skipped(subject.variant.id, subject.workload, reason, subject.part.name,
+                                              point.label))
     return found

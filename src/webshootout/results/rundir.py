@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from . import records
+
 SCHEMA = 1
-KINDS = ("trial", "verification", "fault", "skipped")
 
 
 class ResultsError(ValueError):
@@ -66,11 +67,11 @@ class RunDir:
             raise ResultsError(f"{self.meta}: schema {meta.get('schema')!r}, this version reads {SCHEMA}")
         return meta
 
-    def append(self, line: dict) -> None:
-        """Appends one line and forces it to disk, so a crash right after keeps it."""
-        if line.get("kind") not in KINDS:
-            raise ValueError(f"unknown result kind {line.get('kind')!r}")
-        text = json.dumps({"schema": SCHEMA, **line}, sort_keys=True) + "\n"
+    def append(self, record: records.Record) -> None:
+        """Appends one record's line and forces it to disk, so a crash right after keeps it."""
+        line = {"schema": SCHEMA, **records.line_of(record)}
+        records.check_line(line)
+        text = json.dumps(line, sort_keys=True) + "\n"
         self._drop_torn_tail()
         with self.results.open("a") as out:
             out.write(text)
@@ -104,6 +105,10 @@ class RunDir:
             if line.get("schema") != SCHEMA:
                 raise ResultsError(f"{self.results}:{number}: schema {line.get('schema')!r}, "
                                    f"this version reads {SCHEMA}")
+            try:
+                records.check_line(line)
+            except records.RecordError as exc:
+                raise ResultsError(f"{self.results}:{number}: {exc}") from None
             out.append(line)
         return out
 
