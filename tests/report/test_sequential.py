@@ -20,10 +20,10 @@ def test_one_look_is_a_single_test_at_the_whole_error():
 
 
 def test_a_row_with_fewer_pairs_than_a_look_is_read_at_that_look():
-    design = sequential.Design(sequential.schedule(48, 8, 8), 0.025)
-    assert design.looks == (8, 16, 24, 32, 40, 48)
-    assert [design.look(n) for n in (8, 7, 9, 48, 60)] == [0, 0, 1, 5, 5]
-    assert sequential.schedule(20, 8, 8) == (8, 16, 20) and sequential.schedule(4, 8, 8) == (4,)
+    design = sequential.Design(sequential.schedule(48), 0.025)
+    assert design.looks == (16, 24, 32, 40, 48)
+    assert [design.look(n) for n in (16, 7, 17, 48, 60)] == [0, 0, 1, 4, 4]
+    assert sequential.schedule(20) == (16, 20) and sequential.schedule(8) == (8,)
 
 
 def test_a_path_of_noise_crosses_some_boundary_with_the_error_allowed():

@@ -102,17 +102,6 @@ def ratio_ci(before: list[float], after: list[float], confidence: float = 0.95,
     return _percentile_interval(ratios, confidence)
 
 
-def paired_log_ratio(pairs: list[tuple[float, float]], resamples: int = BOOTSTRAP_RESAMPLES,
-                     seed: int = BOOTSTRAP_SEED) -> tuple[float, float]:
-    """The median of log(after/before) over (before, after) pairs measured side by side, and its bootstrap
-    standard error, the pairs resampled whole: what the machine did to both halves of a pair cancels in its
-    ratio, and the median keeps a pair that straddled a stall from pulling the centre."""
-    if len(pairs) < 2 or any(a <= 0 or b <= 0 for a, b in pairs):
-        raise ValueError("paired_log_ratio needs two or more pairs of positive values")
-    logs = [math.log(b / a) for a, b in pairs]
-    return median(logs), statistics.stdev(_resampled_medians(logs, random.Random(seed), resamples))
-
-
 def change(before: list[float], after: list[float]) -> tuple[float, tuple[float, float], str]:
     """Ratio of medians, its interval, and a verdict: 'faster' or 'slower' only when the whole
     interval lies on one side of 1, else 'no significant change'."""
