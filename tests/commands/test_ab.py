@@ -12,7 +12,7 @@ from commands.test_ab_simulated import simulate
 from fakes import FakeDriver, FakeStack
 from integration.helpers import make_settings
 from webshootout import cli
-from webshootout.commands import ab
+from webshootout.commands import ab, abcalibrate
 from webshootout.config.settings import SettingsError
 from webshootout.report import abreport, verdict
 from webshootout.stacks import catalog, sides
@@ -147,3 +147,16 @@ def test_the_time_axis_has_round_ticks_that_do_not_crowd():
 def test_bad_ab_flags_are_refused_naming_the_flag(flags, message):
     with pytest.raises((SettingsError, sides.SideError), match=message):
         cli._ab(cli.parser().parse_args(["ab", "flask", "flask", *flags]), [])
+
+
+def test_calibrate_refuses_two_different_sides_and_a_server_it_cannot_hold_to_a_quota(root, tmp_path, capsys):
+    everything = catalog.discover(root)
+    settings = make_settings(root, ("flask",), out=tmp_path, workloads=("json",), warmup=0.0)
+    envs = ((), (("POOL", "3"),))
+    different = sides.sides(everything, "flask", "flask", None, envs, tmp_path / "versions")
+    assert abcalibrate.run(settings, ["ab"], different, ab.Options(0.02, 8)) == 2
+    assert "A and B must be one stack as it is" in capsys.readouterr().err
+    same = sides.sides(everything, "flask", "flask", None, ((), ()), tmp_path / "versions")
+    # FakeStack's servers are no processes in a cgroup: refused before any trial.
+    code = abcalibrate.run(settings, ["ab"], same, ab.Options(0.02, 8), driver=FakeDriver(), stack=FakeStack())
+    assert code == 2 and "needs a server on this machine" in capsys.readouterr().err

@@ -36,7 +36,7 @@ def _quota_rows(rows: list[ab.Row]) -> list[ab.Row]:
 
 
 def _group(served: harness.Served) -> cgroup.Group:
-    running = getattr(served.server, "running", None)
+    running = getattr(getattr(served, "server", None), "running", None)  # a remote server has no local group
     group = getattr(running, "group", None)
     if not isinstance(group, (cgroup.V1, cgroup.V2)):
         raise cgroup.CgroupError("--calibrate holds B to a CPU quota through its cgroup: it needs a server on this "
