@@ -56,7 +56,7 @@ def smallest(diffs: list[float], pairs: int, threshold: float) -> float | None:
     per_pair = (shift.high - shift.low) / 2 / verdict.two_sided_z(level) * math.sqrt(len(diffs))
     design = verdict.plan(1, sequential.schedule(pairs), threshold).design
     c = verdict.two_sided_z(design.levels[-1])
-    return 100 * (math.exp((c + verdict.POWER_Z) * per_pair / math.sqrt(pairs)) - 1)
+    return 100 * (math.exp((c + verdict.power_z()) * per_pair / math.sqrt(pairs)) - 1)
 
 
 def expected_ratio(row: dict, quota_cpus: float) -> float | None:

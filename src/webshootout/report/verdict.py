@@ -23,7 +23,7 @@ from functools import lru_cache
 from . import ranks, sequential
 
 FAMILY_ERROR = 0.05
-POWER_Z = 0.8416  # the normal quantile of 80 %: "detectable" is the difference found 80 % of the time
+POWER = 0.8  # "detectable": the difference found this often
 
 # name, whether a higher B/A is better, the words for better and worse
 METRICS = (("throughput", True, "faster", "slower"),
@@ -125,6 +125,11 @@ def two_sided_z(level: float) -> float:
     return float(norm.isf(level / 2))
 
 
+def power_z() -> float:
+    """The normal quantile of POWER: how far past the boundary a difference must lie to be found that often."""
+    return two_sided_z(2 * (1 - POWER))
+
+
 def _reach(shift: ranks.Shift, threshold: float, level: float, pairs: int) -> tuple[float | None, int | None,
                                                                                         float | None]:
     """From the interval's half-width in logs, w = z(level) x the estimate's spread: the difference found 80 %
@@ -134,7 +139,7 @@ def _reach(shift: ranks.Shift, threshold: float, level: float, pairs: int) -> tu
     if not shift.bounded:
         return None, None, None
     z = two_sided_z(level)
-    mdd = 100 * (math.exp((shift.high - shift.low) / 2 / z * (z + POWER_Z)) - 1)
+    mdd = 100 * (math.exp((shift.high - shift.low) / 2 / z * (z + power_z())) - 1)
     enough = max(math.log1p(threshold) - abs(shift.estimate), abs(shift.estimate))
     reach = max(shift.high - shift.estimate, shift.estimate - shift.low)  # the interval need not be symmetric
     if reach <= enough:
