@@ -13,7 +13,7 @@ from .stacks import catalog, sides
 from .system import leftovers
 from .config import suites
 from .workloads import registry
-from .commands import ab, check, clean, compare, report, run, setup
+from .commands import ab, abcalibrate, check, clean, compare, report, run, setup
 from .commands import fairness as fairness_cmd
 from .commands import list as list_cmd
 from .commands import lab as lab_cmd
@@ -22,7 +22,9 @@ from .stacks.provision import SetupError
 from .hosts.remote import RemoteError
 from .results.rundir import ResultsError, RunDir
 from .services.postgres import PostgresError
-from .config.settings import DRIVERS, Settings, SettingsError, build, refuse_changes, refuse_other_hosts, resume_flags
+from .config.settings import (DRIVERS, Settings, SettingsError, build, parse_list, refuse_changes, refuse_other_hosts,
+                              resume_flags)
+from .report import verdict
 from .system.signals import stop_like_ctrl_c
 
 
@@ -103,9 +105,13 @@ def _ab_parser(sub) -> None:
     p.add_argument("--a-env", action="append", metavar="KEY=VALUE", help="set in A's server environment (repeatable)")
     p.add_argument("--b-env", action="append", metavar="KEY=VALUE", help="set in B's server environment (repeatable)")
     p.add_argument("--threshold", type=float, metavar="PCT",
-                   help=f"a difference smaller than this is no difference, and exits 0 (default {ab.THRESHOLD:g})")
-    p.add_argument("--max-trials", type=int, metavar="N", help=f"trials a side per workload and point at most "
-                   f"(default {ab.MAX_TRIALS})")
+                   help=f"an interval inside +-PCT is no difference, and exits 0 (default {ab.THRESHOLD:g})")
+    p.add_argument("--max-trials", type=int, metavar="N", help=f"pairs of trials per workload and point at most "
+                   f"(default {ab.MAX_TRIALS}); undecided then: exit 3")
+    p.add_argument("--gate", metavar="p99,cpu", help="p99 latency and/or CPU per request also stop a row and set "
+                   "the exit status (throughput always does; the others are reported either way)")
+    p.add_argument("--calibrate", action="store_true", help="A against A, then B under a 97 %% CPU quota: this "
+                   "machine's false alarms, power and the smallest change it decides in 5 and 15 minutes")
     p.add_argument("--workloads", metavar="NAMES", help=f"comma-separated, among {','.join(catalog.WORKLOADS)}")
     p.add_argument("--connections", metavar="N[,N...]", help="closed-loop connections (default 64)")
     p.add_argument("--rate", metavar="R[,R...]", help="open loop at these requests/s")
@@ -129,11 +135,15 @@ def _ab(args, argv: list[str]) -> int:
         raise SettingsError(f"--threshold: expected a percentage above 0 and below 50, got {threshold:g}")
     trials = ab.MAX_TRIALS if args.max_trials is None else args.max_trials
     if trials < 2:
-        raise SettingsError(f"--max-trials: expected at least 2 (one pair of blocks), got {trials}")
+        raise SettingsError(f"--max-trials: expected at least 2 pairs, got {trials}")
+    named = parse_list("--gate", args.gate, tuple(verdict.GATE_NAMES)) or ()
+    options = ab.Options(threshold / 100, trials, ("throughput", *dict.fromkeys(verdict.GATE_NAMES[g] for g in named)))
     envs = (sides.parse_env("--a-env", args.a_env), sides.parse_env("--b-env", args.b_env))
     chosen = sides.sides(catalog.discover(ROOT), args.a, args.b, Path(args.b_dir) if args.b_dir else None, envs,
                          ROOT / "runs" / "versions")
-    return ab.run(settings, argv, chosen, ab.Options(threshold / 100, trials))
+    if args.calibrate:
+        return abcalibrate.run(settings, argv, chosen, options)
+    return ab.run(settings, argv, chosen, options)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,19 +1,18 @@
-"""`shootout ab` without processes: the A B B A order, the stopping rule, and the verdict on a simulated noisy,
-drifting machine (A/A: no difference in at least 19 of 20 runs; A/B: the injected difference found)."""
+"""`shootout ab` without processes: the pairs' order, the stopping rule, the four answers and their exit
+statuses, the outputs (the verdict's rates on a simulated machine: test_ab_simulated.py)."""
 
 import json
-import math
-import random
 import re
 from pathlib import Path
 
 import jsonschema
 import pytest
 
+from commands.test_ab_simulated import simulate
 from fakes import FakeDriver, FakeStack
 from integration.helpers import make_settings
 from webshootout import cli
-from webshootout.commands import ab
+from webshootout.commands import ab, abcalibrate
 from webshootout.config.settings import SettingsError
 from webshootout.report import abreport, verdict
 from webshootout.stacks import catalog, sides
@@ -21,87 +20,79 @@ from webshootout.stacks import catalog, sides
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "schemas" / "ab.schema.json").read_text())
 
 
-class Machine:
-    """Trials on a machine that drifts (a slow sine over the run), has slow phases (a neighbour's burst: 15 %
-    slower for a few trials) and per-trial noise of about 3 % in throughput, 8 % in p99 and 1.5 % in CPU."""
-
-    def __init__(self, seed: int, b_factor: float = 1.0):
-        self.rng, self.b_factor, self.clock, self.slow = random.Random(seed), b_factor, 0, 0
-
-    def trial(self, side: str, number: int) -> dict:
-        self.clock += 1
-        if self.slow:
-            self.slow -= 1
-        elif self.rng.random() < 0.08:
-            self.slow = self.rng.randint(2, 6)
-        level = (1 + 0.1 * math.sin(self.clock / 15)) * (0.85 if self.slow else 1.0)
-        level *= self.b_factor if side == "B" else 1.0
-        rps = 50_000 * level * math.exp(self.rng.gauss(0, 0.03))
-        p99 = 900 / level * math.exp(self.rng.gauss(0, 0.08))  # a closed loop: latency ~ 1 / throughput
-        cpu = 97 * math.exp(self.rng.gauss(0, 0.015))
-        return {"trial": number, "rps": rps, "latency_us": {"p99": p99}, "server_cpu_percent": cpu}
+def test_each_pair_runs_side_by_side_in_an_order_drawn_by_the_seed():
+    _, _, order = simulate(0, workloads=("json",), max_trials=16)
+    pairs = [order[i:i + 2] for i in range(0, len(order), 2)]
+    assert [{(s, n) for _, s, n in pair} for pair in pairs] == [{("A", n), ("B", n)} for n in range(1, 17)]
+    firsts = [pair[0][1] for pair in pairs]
+    assert 4 <= firsts.count("A") <= 12, firsts  # both orders, by a coin
+    assert order == simulate(0, workloads=("json",), max_trials=16)[2], "the same seed, the same order"
 
 
-def _simulate(seed: int, b_factor: float = 1.0, max_trials: int = ab.MAX_TRIALS, threshold: float = 0.02):
-    machine, order = Machine(seed, b_factor), []
-    row = ab.Row("json", None, {})
-
-    def run_trial(r, side, number):
-        order.append((side, number))
-        r.trials[side].append(machine.trial(side, number))
-
-    def judge(r):
-        r.ratios = verdict.row(r.trials["A"], r.trials["B"], threshold, len(ab.looks(max_trials)))
-
-    ab.alternate([row], run_trial, judge, max_trials)
-    return row, order
-
-
-def test_the_order_is_a_b_b_a_and_each_pair_runs_side_by_side():
-    _, order = _simulate(0, max_trials=6)
-    assert [side for side, _ in order] == list("ABBAABBAABBA")
-    assert [n for _, n in order] == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]
-
-
-def test_looks_start_at_the_minimum_pairs_and_include_the_last():
-    assert ab.looks(20) == [8, 12, 16, 20]
-    assert ab.looks(10) == [8, 10]
-    assert ab.looks(4) == [4]
-
-
-def test_an_a_a_run_answers_no_difference_in_at_least_19_of_20():
-    answers = [{r.answer for r in _simulate(seed)[0].ratios} for seed in range(20)]
-    assert sum(a == {verdict.SAME} for a in answers) >= 19, answers
+def test_looks_start_at_16_pairs_and_include_the_last():
+    assert ab.looks(48) == (16, 24, 32, 40, 48)
+    assert ab.looks(20) == (16, 20)
+    assert ab.looks(4) == (4,)
 
 
 def test_an_injected_difference_is_found_with_its_sign_and_the_true_ratio_inside_the_interval():
-    # 10 %: above what 20 pairs on this machine detect 80 % of the time (its slow phases make that ~7 %).
     for seed in range(5):
-        row, _ = _simulate(seed, b_factor=0.9)
-        (throughput,) = [r for r in row.ratios if r.metric == "throughput"]
-        assert throughput.answer == "slower" and throughput.worse
+        code, rows, _ = simulate(seed, b_factor=0.9, workloads=("json",))
+        (throughput,) = [r for r in rows[0].ratios if r.metric == "throughput"]
+        assert throughput.answer == "slower" and throughput.worse and code == 1
         assert throughput.low <= 0.9 <= throughput.high
-        assert verdict.regressed(row.ratios, 0.02)
+        assert throughput.words().startswith("slower by ") and "more than" not in throughput.words()
 
 
 def test_a_clear_difference_stops_at_the_first_look():
-    row, order = _simulate(1, b_factor=0.7)
-    assert row.decided and len(order) == 2 * ab.MIN_PAIRS
+    code, rows, order = simulate(1, b_factor=0.7, workloads=("json",))
+    assert code == 1 and rows[0].decided and len(order) == 2 * ab.looks(ab.MAX_TRIALS)[0]
 
 
-def test_the_three_answers_and_when_a_ratio_is_decided():
-    same = [(100.0, 100.0 * f) for f in (0.999, 1.001, 1.0, 0.998, 1.002, 1.0, 0.999, 1.001)]
-    r = verdict.ratio("throughput", same, 0.02, 1)
-    assert r.answer == verdict.SAME and r.decided and r.words().startswith("no difference, within ±0.")
-    noisy = [(100.0, 100.0 * f) for f in (0.9, 1.1, 1.05, 0.95, 1.0, 0.92, 1.08, 1.0)]
-    r = verdict.ratio("throughput", noisy, 0.02, 1)
-    assert r.answer == verdict.SAME and not r.decided and r.mdd_percent > 5
-    faster = [(100.0, 100.0 * f) for f in (1.10, 1.11, 1.09, 1.10, 1.12, 1.10)]
-    assert verdict.ratio("throughput", faster, 0.02, 1).answer == "faster"
+def test_p99_and_cpu_neither_stop_nor_gate_unless_asked():
+    # B's p99 is A's / 0.9 (a closed loop), so p99 is slower wherever throughput is.
+    _, rows, _ = simulate(2, b_factor=0.9, workloads=("json",))
+    p99 = next(r for r in rows[0].ratios if r.metric == "p99")
+    assert not p99.gating and next(r for r in rows[0].ratios if r.metric == "throughput").gating
+    _, rows, _ = simulate(2, b_factor=0.9, workloads=("json",), gates=("throughput", "p99"))
+    assert next(r for r in rows[0].ratios if r.metric == "p99").gating
+
+
+def _plan(threshold: float = 0.02) -> verdict.Plan:
+    return verdict.plan(1, (16,), threshold)
+
+
+def _pairs(*factors: float) -> list[tuple[float, float]]:
+    return [(100.0, 100.0 * f) for f in factors]
+
+
+def test_the_four_answers_their_words_and_exit_statuses():
+    same = verdict.ratio("throughput", _pairs(*[1 + (-1) ** i * 0.001 * (i % 3) for i in range(16)]), _plan(), 0)
+    assert same.answer == verdict.SAME and same.decided and same.words().startswith("no difference (-0.")
+    noisy = verdict.ratio("throughput", _pairs(*[1 + (-1) ** i * 0.02 * (i % 5) for i in range(16)]), _plan(), 0)
+    assert noisy.answer == verdict.UNDECIDED and not noisy.decided and noisy.needed > 16
+    assert re.search(r"about \d+ pairs would decide it, or trials \d+\.\d\dx as steady", noisy.words())
+    slower = verdict.ratio("throughput", _pairs(*[0.97 + 0.002 * (i % 4) for i in range(16)]), _plan(), 0)
+    assert slower.answer == "slower" and slower.worse
+    assert re.fullmatch(r"slower by 2\.\d % \[2\.\d-2\.\d %\]", slower.words()), slower.words()
+    faster = verdict.ratio("throughput", _pairs(*[1.10 + 0.002 * (i % 4) for i in range(16)]), _plan(), 0)
+    assert faster.answer == "faster" and not faster.worse
     # For p99 and CPU per request lower is better: a higher B is worse.
-    r = verdict.ratio("p99", faster, 0.02, 1)
-    assert r.answer == "slower" and r.worse and verdict.regressed([r], 0.02) == [r]
-    assert verdict.regressed([r], 0.2) == [], "worse, but not past the threshold"
+    assert verdict.ratio("p99", _pairs(*[1.10 + 0.002 * (i % 4) for i in range(16)]), _plan(), 0).worse
+    # Slower, but by less than the threshold: inside it is no difference.
+    small = verdict.ratio("throughput", _pairs(*[0.99 + 0.001 * (i % 4) for i in range(16)]), _plan(), 0)
+    assert small.answer == verdict.SAME and not small.worse
+    plan = _plan()
+    assert verdict.exit_status([[same], [faster]], plan) == 0
+    assert verdict.exit_status([[same], [noisy]], plan) == 3, "never 0 on an undecided gating row"
+    assert verdict.exit_status([[noisy], [slower]], plan) == 1
+    assert verdict.exit_status([[same], []], plan) == 3, "a row without its throughput is undecided"
+
+
+def test_too_few_pairs_for_the_level_are_inconclusive_not_no_difference():
+    found = verdict.ratio("throughput", _pairs(*[1.0] * 8), verdict.plan(2, (8, 16), 0.02), 0)
+    assert found.answer == verdict.UNDECIDED and "too few" in found.words()
+    assert found.to_dict()["interval"] is None
 
 
 def test_ab_writes_ab_json_to_its_schema_a_page_and_exits_by_the_verdict(root, tmp_path, capsys):
@@ -109,7 +100,8 @@ def test_ab_writes_ab_json_to_its_schema_a_page_and_exits_by_the_verdict(root, t
     chosen = sides.sides(everything, "flask", "flask", None, ((), ()), tmp_path / "versions")
     settings = make_settings(root, ("flask",), out=tmp_path, workloads=("plaintext", "json"), warmup=0.0)
     stack = FakeStack()
-    code = ab.run(settings, ["ab", "flask", "flask"], chosen, ab.Options(0.02, 8), driver=FakeDriver(), stack=stack)
+    code = ab.run(settings, ["ab", "flask", "flask"], chosen, ab.Options(0.02, 8, seed=1), driver=FakeDriver(),
+                  stack=stack)
     assert code == 0
     (run_dir,) = list(tmp_path.iterdir())
     result = json.loads((run_dir / "ab.json").read_text())
@@ -119,9 +111,11 @@ def test_ab_writes_ab_json_to_its_schema_a_page_and_exits_by_the_verdict(root, t
     assert {t["idle_cpu_percent"] for r in result["rows"] for t in r["trials"]} == {0.5}
     assert [e[0] for e in stack.events if e[0] in ("start", "stop")] == ["start", "start", "stop", "stop"]
     page = (run_dir / "ab.html").read_text()
-    assert "<svg" in page and "no regression" in page
+    assert "<svg" in page and "NO DIFFERENCE" in page
     version = chosen[0].version
-    assert f"no regression of Flask {version} (B) against Flask {version} (A)" in capsys.readouterr().out
+    assert (f"NO DIFFERENCE: Flask {version} (B) against Flask {version} (A) is within ±2 % on every row (exit 0)"
+            in capsys.readouterr().out)
+    assert json.loads((run_dir / "meta.json").read_text())["ab"]["order_seed"] == 1
 
 
 def _side(display: str, version: str, **env: str) -> dict:
@@ -147,8 +141,22 @@ def test_the_time_axis_has_round_ticks_that_do_not_crowd():
 @pytest.mark.parametrize("flags, message", [
     (["--threshold", "0"], "--threshold: expected a percentage above 0 and below 50, got 0"),
     (["--max-trials", "1"], "--max-trials: expected at least 2"),
+    (["--gate", "p50"], "--gate: unknown value 'p50' \\(known: p99, cpu\\)"),
     (["--b-env", "=x"], "--b-env: expected KEY=VALUE"),
 ])
 def test_bad_ab_flags_are_refused_naming_the_flag(flags, message):
     with pytest.raises((SettingsError, sides.SideError), match=message):
         cli._ab(cli.parser().parse_args(["ab", "flask", "flask", *flags]), [])
+
+
+def test_calibrate_refuses_two_different_sides_and_a_server_it_cannot_hold_to_a_quota(root, tmp_path, capsys):
+    everything = catalog.discover(root)
+    settings = make_settings(root, ("flask",), out=tmp_path, workloads=("json",), warmup=0.0)
+    envs = ((), (("POOL", "3"),))
+    different = sides.sides(everything, "flask", "flask", None, envs, tmp_path / "versions")
+    assert abcalibrate.run(settings, ["ab"], different, ab.Options(0.02, 8)) == 2
+    assert "A and B must be one stack as it is" in capsys.readouterr().err
+    same = sides.sides(everything, "flask", "flask", None, ((), ()), tmp_path / "versions")
+    # FakeStack's servers are no processes in a cgroup: refused before any trial.
+    code = abcalibrate.run(settings, ["ab"], same, ab.Options(0.02, 8), driver=FakeDriver(), stack=FakeStack())
+    assert code == 2 and "needs a server on this machine" in capsys.readouterr().err

@@ -7,7 +7,7 @@ import statistics
 import jsonschema
 import pytest
 
-from webshootout.commands import ab, run
+from webshootout.commands import ab, abcalibrate, run
 from webshootout.config.profiles import Profile
 from webshootout.results.rundir import RunDir
 from webshootout.stacks import catalog, sides
@@ -18,7 +18,7 @@ from commands.test_ab import SCHEMA
 pytestmark = pytest.mark.integration
 
 # ms: B costs 25 % more per request, a delay long enough that the Python server's own cost stays small beside
-# it. On a quiet machine a few percent is found (tests/commands/test_ab.py: what 20 pairs detect); beside
+# it. On a quiet machine a few percent is found (tests/commands/test_ab_simulated.py); beside
 # parallel builds at a load of 6 on 2 CPUs, stalls of a whole trial (a third of its req/s) were seen, which
 # 12 pairs cannot tell from 10 %.
 DELAY_A, DELAY_B = 20.0, 25.0
@@ -51,7 +51,7 @@ def test_ab_finds_an_injected_delay_with_its_sign_and_the_true_ratio_inside(fixt
                    for side in ("fake.a", "fake.b"))
     low, high = throughput["interval"]
     assert low * (1 - rounding) <= true_ratio <= high * (1 + rounding), (true_ratio, rounding, throughput)
-    assert "REGRESSION" in capsys.readouterr().out
+    assert "SLOWER: " in capsys.readouterr().out
 
 
 def test_an_interleaved_run_keeps_every_server_up_idle_and_stops_them_all(fixture_root, tmp_path, no_leftovers):
@@ -69,3 +69,29 @@ def test_an_interleaved_run_keeps_every_server_up_idle_and_stops_them_all(fixtur
         assert trial["idle_cpu_percent"] < 0.2 * trial["server_cpu_percent"], trial
     faults = [(f["framework"], f["stage"]) for f in lines if f["kind"] == "fault"]
     assert faults == [("fake-leaks", "stop")], "the leak check holds for a server kept up through the rounds"
+
+
+@pytest.mark.timeout(300)
+def test_calibrate_runs_an_a_a_then_b_under_a_cpu_quota_and_says_what_this_machine_can_tell(
+        fixture_root, tmp_path, capsys, no_leftovers):
+    # A few short pairs of the fixture's json (bounded: 2 x 2 x 4 trials of 0.5 s), too few to decide: this
+    # checks the flow, not the machine (tests/system/test_cgroup.py checks the quota on a busy loop).
+    chosen = sides.sides(catalog.discover(fixture_root), "fake", "fake", None, ((), ()), tmp_path / "versions")
+    settings = make_settings(fixture_root, ("fake",), out=tmp_path, workloads=("json",), duration=0.5,
+                             warmup=0.0, profile=Profile(connections=(CONNECTIONS,)))
+    assert abcalibrate.run(settings, ["ab", "--calibrate"], chosen, ab.Options(0.02, 4, seed=5)) == 0
+    (run_dir,) = list(tmp_path.iterdir())
+    found = json.loads((run_dir / "calibrate.json").read_text())
+    (row,) = found["rows"]
+    assert (row["aa_pairs"], row["quota_pairs"]) == (4, 4)
+    for name in ("ab-aa.json", "ab-quota.json"):
+        jsonschema.validate(json.loads((run_dir / name).read_text()), SCHEMA)
+    trials = [t for t in RunDir(run_dir).lines() if t["kind"] == "trial"]
+    quota_b = [t["server_cpu_percent"] for t in trials if t["part"] == abcalibrate.QUOTA_PART
+               and t["framework"] == "fake.b"]
+    # The quota is 97 % of the server CPUs in every 100 ms; a trial's CPU is read over its window (on a quiet
+    # machine the fixture keeps its CPU busy; beside builds it gets less, under the quota either way).
+    assert len(quota_b) == 4 and statistics.median(quota_b) <= 97 * len(settings.server_cpus) + 1.5, quota_b
+    assert {t["part"] for t in trials} == {ab.PART, abcalibrate.QUOTA_PART}
+    out = capsys.readouterr().out
+    assert "A/A: " in out and "B at 97% CPU: " in out and "smallest in 15 min" in out

@@ -1,6 +1,9 @@
 """compare on two fixture runs: alpha is 20 % faster in candidate/, beta and gamma changed only by noise."""
 
+import random
 from pathlib import Path
+
+import pytest
 
 from webshootout import cli
 from webshootout.report import compare, summary
@@ -14,29 +17,41 @@ def _summary(name: str) -> dict:
     return summary.summarize(rundir.read_meta(), rundir.lines())
 
 
-def test_a_20_percent_gain_is_flagged_and_noise_is_not():
+def test_three_trials_a_side_call_no_change_and_the_footer_says_why():
+    # alpha is 20 % faster in candidate/, but 3 and 3 trials have no 95 % interval: their min-max ranges miss
+    # each other by chance 10 % of the time, which is what an A/A compare used to call.
     result = compare.compare(_summary("baseline"), _summary("candidate"), "A", "B")
-    verdicts = {(r["framework"], r["workload"], r["load"]): r["verdict"] for r in result["rows"]}
-    assert len(verdicts) == 13
-    for (framework, _, _), verdict in verdicts.items():
-        assert verdict == ("faster" if framework == "alpha" else "no significant change")
-    for row in result["rows"]:
-        if row["framework"] == "alpha":
-            assert 1.17 < row["ratio"] < 1.23 and row["interval"][0] > 1
-        else:
-            assert row["interval"][0] <= 1 <= row["interval"][1]
+    assert len(result["rows"]) == 13 and {r["verdict"] for r in result["rows"]} == {compare.TOO_FEW}
+    assert all(r["interval"] is None for r in result["rows"])
+    alpha = next(r for r in result["rows"] if r["framework"] == "alpha")
+    assert 1.17 < alpha["ratio"] < 1.23
+    text = compare.render_terminal(result)
+    assert "With 3 and 3 trials no 95 % interval exists" in text and "by chance 10 % of the time" in text
     assert result["only"] == []
 
 
-def test_the_footer_says_how_often_ranges_of_three_miss_by_chance():
-    result = compare.compare(_summary("baseline"), _summary("candidate"), "A", "B")
-    text = compare.render_terminal(result)
-    assert "With 3 and 3 trials the interval is min(B)/max(A) to max(B)/min(A)" in text
-    assert "by chance 10 % of the time" in text and "95% CI" not in text
+def test_a_20_percent_gain_is_called_with_five_trials_and_noise_is_not():
+    before = [100.0, 101.0, 99.0, 102.0, 98.5]
+    ratio, interval, verdict = compare.change(before, [1.2 * v for v in reversed(before)])
+    assert ratio == pytest.approx(1.2) and interval[0] > 1.15 and verdict == "faster"
+    ratio, interval, verdict = compare.change(before, [101.0, 98.0, 104.0, 99.5, 100.5])
+    assert interval[0] < 1 < interval[1] and verdict == compare.SAME
+    assert compare.change([1.2 * v for v in before], before)[2] == "slower"
+
+
+def test_an_a_a_compare_calls_about_one_row_in_twenty():
+    rng = random.Random(3)
+    called = sum(compare.change([rng.gauss(100, 5) for _ in range(5)], [rng.gauss(100, 5) for _ in range(5)])[2]
+                 != compare.SAME for _ in range(2000))
+    assert called / 2000 <= 0.05, called  # 3.2 % at most at 5 and 5 trials (the exact interval's own level)
 
 
 def test_reversed_runs_say_slower():
-    result = compare.compare(_summary("candidate"), _summary("baseline"), "A", "B")
+    a, b = _summary("candidate"), _summary("baseline")
+    for run in (a, b):  # five trials a side: a 95 % interval exists
+        for row in (r for w in run["workloads"] for p in w["points"] for r in p["results"]):
+            row["rps"]["per_trial"] += row["rps"]["per_trial"][:2]
+    result = compare.compare(a, b, "A", "B")
     assert {r["verdict"] for r in result["rows"] if r["framework"] == "alpha"} == {"slower"}
 
 
@@ -53,7 +68,8 @@ def test_compare_command_formats(capsys):
     a, b = str(RUNS / "baseline"), str(RUNS / "candidate")
     assert cli.main(["compare", a, b]) == 0
     out = capsys.readouterr().out
-    assert any(line.split()[:3] == ["plaintext", "c=64", "alpha"] and "faster" in line for line in out.splitlines())
+    assert any(line.split()[:3] == ["plaintext", "c=64", "alpha"] and "too few trials" in line
+               for line in out.splitlines())
     assert cli.main(["compare", a, b, "--format", "markdown"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("# webshootout compare") and "| json | c=64 | alpha |" in out

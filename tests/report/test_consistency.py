@@ -18,6 +18,9 @@ def test_disjoint_rows_medians_inside_and_pairs_in_opposite_order_are_counted():
     assert found["rows"] == 3 and found["disjoint"] == ["json c=64 b"] and found["inside"] == 1
     assert found["pairs_called"] == 3 and found["pairs_opposite"] == 1
     assert "1 of 3 rows" in consistency.describe(found) and "1 in opposite order" in consistency.describe(found)
+    # Widths in percent of the median: 20/110, 20/210, 20/310 (median 9.5 %); 13/112, 20/410, 15/325 (4.9 %).
+    assert found["width_percent"] == [9.5, 4.9]
+    assert "whose median width is 9.5 % of the median (B's: 4.9 %)" in consistency.describe(found)
 
 
 def test_rows_ranked_on_latency_or_in_one_run_only_are_left_out():

@@ -26,10 +26,10 @@ def _run(suite):
 
 def test_each_cell_is_the_best_counted_point_at_the_heaviest_level():
     best = overview.best_points(_run("tfb"))
-    assert best["alpha"]["json"] == (3000.0, "c=512")
-    assert best["beta"]["json"] == (2000.0, "c=16")  # its flagged (client-bound) point is no one's best
-    assert best["alpha"]["queries"] == (700.0, "c=512 queries=20")  # their headline level, not 1 query
-    assert best["alpha"]["cached"] == (5000.0, "c=512 count=100")
+    assert best["alpha"]["json"][:2] == (3000.0, "c=512")
+    assert best["beta"]["json"][:2] == (2000.0, "c=16")  # its flagged (client-bound) point is no one's best
+    assert best["alpha"]["queries"][:2] == (700.0, "c=512 queries=20")  # their headline level, not 1 query
+    assert best["alpha"]["cached"][:2] == (5000.0, "c=512 count=100")
 
 
 def test_the_table_has_a_column_per_test_type_and_says_its_conditions():
@@ -37,7 +37,7 @@ def test_the_table_has_a_column_per_test_type_and_says_its_conditions():
     assert found.header == ("framework", "JSON", "single query", "multiple queries", "cached queries", "fortunes",
                             "data updates", "plaintext")
     assert found.rows == [("Alpha", "3,000", "-", "700", "5,000", "-", "-", "-"),
-                          ("Beta", "2,000", "-", "-", "-", "1,234", "-", "-")]
+                          ("Beta", "2,000", "-", "-", "-", "1,230", "-", "-")]  # one trial: three digits
     assert "queries at 20 queries, cached at 100 rows" in found.notes[0]
     assert "loopback" in found.notes[1]
 

@@ -122,3 +122,26 @@ def test_open_loop_point_is_compared_by_latency():
     assert "db at c=8 rate=1000: <b>a</b> leads with p99 0.802 ms at the achieved rate" in page
     assert 'aria-label="p99 at the achieved rate, c=8 rate=1000"' in page
     assert "latency at the achieved rate: latency percentiles" in page
+
+
+def _first_point(data: dict) -> dict:
+    return data["workloads"][0]["points"][0]
+
+
+def test_at_a_glance_names_no_noisy_or_bimodal_leader_and_says_why():
+    data = _summary()
+    beta = next(r for r in _first_point(data)["results"] if r["framework"] == "beta")
+    beta["flags"], beta["rps"]["cv"] = ["noisy"], 0.123
+    first = _lead(html.render(data)).split("</li>")[0]
+    assert "plaintext at c=16: no leader named: the first place holds Beta noisy (trials vary 12%)" in first
+    assert "leads" not in first and "the last" not in first
+
+
+def test_at_a_glance_reads_a_shared_first_place_as_an_overlap_group_and_gives_the_ratio_its_interval():
+    data = _summary()
+    data["workloads"][0]["points"].pop(0)  # c=64: beta and alpha overlap
+    first = _lead(html.render(data)).split("</li>")[0]
+    assert ("plaintext at c=64: <b>Beta</b> and <b>Alpha</b> lead as one overlap group (their intervals overlap, "
+            "so their order is not known), 51.8k req/s, 51.7k req/s") in first
+    # 51,758 / 6,401 with [50,715 / 6,479, 52,515 / 6,368]: the digits those intervals support.
+    assert "; 8.1&times; [7.8-8.2] the last, Gamma" in first

@@ -282,3 +282,8 @@ def test_techempower_db_workloads_need_the_orm_class_and_update_style(tmp_path):
         tmp_path, wrong.replace('orm = "raw"', 'orm = "sql"'))
     (variant,) = catalog.load_manifest(write(tmp_path, wrong.replace("bulk", "batched")))
     assert (variant.fairness.orm, variant.fairness.updates) == ("raw", "batched")
+
+
+def test_the_static_servers_are_marked_baselines_so_reports_never_rank_them():
+    kinds = {v.id: v.kind for v in catalog.discover(ROOT) if v.id in ("nginx-static", "h2o-static", "actix")}
+    assert kinds == {"nginx-static": "baseline", "h2o-static": "baseline", "actix": "micro"}

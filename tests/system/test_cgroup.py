@@ -147,7 +147,8 @@ def test_a_hybrid_machine_uses_its_v1_controllers(tmp_path, monkeypatch):
                 f"cgroup2 {unified} cgroup2 rw 0 0\n",
                 "4:memory:/machine/ours\n2:cpu,cpuacct:/\n0::/\n")
     assert cgroup.Hierarchies.read() == cgroup.Hierarchies(
-        {"cpuacct": tmp_path / "cpu,cpuacct", "memory": tmp_path / "memory" / "machine" / "ours"}, None)
+        {"cpu": tmp_path / "cpu,cpuacct", "cpuacct": tmp_path / "cpu,cpuacct",
+         "memory": tmp_path / "memory" / "machine" / "ours"}, None)
 
 
 def test_v2_counts_anonymous_and_shared_memory_and_cpu_usage(tmp_path):
@@ -189,3 +190,34 @@ def test_v2_membership_cpu_time_and_removal_on_the_real_unified_hierarchy(tmp_pa
         child.wait()
         group.remove()
     assert not group.dirs[0].exists() and group.pids() == set()
+
+
+def test_a_v2_quota_is_written_to_cpu_max_and_lifted(tmp_path):
+    (tmp_path / "cgroup.subtree_control").write_text("memory\n")
+    group = cgroup.V2(tmp_path / "webshootout-x")
+    group.dirs[0].mkdir()
+    with cgroup.cpu_quota(group, 0.97):
+        assert (group.dirs[0] / "cpu.max").read_text() == "97000 100000"
+        assert (tmp_path / "cgroup.subtree_control").read_text() == "+cpu"  # what enables the controller
+    assert (group.dirs[0] / "cpu.max").read_text() == "max 100000"
+
+
+def test_a_quota_without_a_hierarchy_is_refused_saying_so():
+    with pytest.raises(cgroup.CgroupError, match="needs a writable cgroup hierarchy"):
+        with cgroup.cpu_quota(cgroup.Tagged("x"), 0.97):
+            pass
+
+
+@pytest.mark.skipif(not cgroups_writable(), reason="no writable cgroup hierarchy here")
+def test_a_quota_holds_a_busy_server_to_its_share_of_a_cpu_and_leaves_nothing(tmp_path, no_leftovers):
+    running = start(f"exec {sys.executable} -c 'while True: pass'", tmp_path)
+    try:
+        wait_for(lambda: running.group.cpu_seconds() > 0.05, what="the loop to run")
+        with cgroup.cpu_quota(running.group, 0.25):
+            before, start_time = running.group.cpu_seconds(), time.monotonic()
+            time.sleep(1.0)
+            share = (running.group.cpu_seconds() - before) / (time.monotonic() - start_time)
+        assert 0.15 < share < 0.35, share
+    finally:
+        assert running.stop() is None
+    assert running.group.dirs[0].name not in cgroup.every_group(), "the quota's group (v1: in the cpu hierarchy)"

@@ -1,11 +1,15 @@
 """`shootout ab A B`: is B faster or slower than A, and by how much, on a noisy machine.
 
-Both servers are started, verified and warmed up once; then per workload and load point the trials
-alternate A B B A, A B B A, ... (each after the settle every trial has), so that whatever the machine
-does meanwhile falls on both sides alike and each pair (A n, B n) ran side by side in time. The verdict
-(report/verdict.py) is read after every LOOK_EVERY pairs from MIN_PAIRS on; a row stops once all its
-intervals are decided, the run once every row has or `max_trials` a side are run.
-Exit status: 0 no regression past the threshold, 1 a regression, 2 an error.
+Both servers are started, verified and warmed up once; then per workload and load point the trials run in
+pairs, A then B or B then A by a seeded coin (meta.json's `ab.order_seed`), each after the settle every trial
+has, the rows taking turns pair by pair. Whatever the machine does meanwhile (a drift, a slow phase) falls
+on either side of a pair with equal chance, so with nothing changed each pair's log ratio is as likely
+positive as negative, whatever the phases: what the signed-rank interval of the verdict needs to be exact.
+The verdict (report/verdict.py) is read at the looks of the design (report/sequential.py: every 8 pairs,
+and the last); a row stops once its gating ratios are decided, the run once every row is or has
+`max_trials` pairs.
+Exit status: 0 decided (faster, or no difference within the threshold), 1 a gating ratio slower or
+costlier, 3 inconclusive when the pairs ran out, 2 an error.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import random
+import secrets
 import sys
 from dataclasses import dataclass, field
 from typing import Callable
@@ -24,35 +30,34 @@ from ..config.settings import Settings
 from ..config.suites import Part
 from ..console import say
 from ..load import DriverError
-from ..report import abreport, verdict
+from ..report import abreport, sequential, verdict
 from ..results import machine
 from ..results.rundir import RunDir, new_run_dir
 from ..stacks import catalog
 from ..engine.lines import StackFailed, Subject, fault_line
 from ..engine.context import Progress, RunContext, driver_for
 
-# A ~5-minute answer for two workloads: 20 trials a side of 3 s, with their settles and warm-ups.
-MAX_TRIALS = 20
+# At most 48 pairs a row (8 minutes of trials for two rows at 3 s, settles and warm-ups besides): on the
+# simulated machine of tests/commands/test_ab_simulated.py that finds a 3 % slowdown in 87 % of runs at 3 %
+# trial noise with two rows (40 pairs: 80 %). A decided row stops at the first look that decides it.
+MAX_TRIALS = 48
 DURATION = 3.0
 THRESHOLD = 2.0  # percent
-MIN_PAIRS = 8
-LOOK_EVERY = 4
 PART = "ab"
-# The order of one block of two pairs: A B B A. Each side goes first as often as second, so a steady
-# drift within a block, or a server that gains from following the other, lands on both.
-BLOCK = (("A", 0), ("B", 0), ("B", 1), ("A", 1))
 
 
 @dataclass(frozen=True)
 class Options:
     threshold: float  # a fraction: 0.02 = 2 %
-    max_trials: int  # a side, per workload and load point
+    max_trials: int  # pairs, per workload and load point
+    gates: tuple[str, ...] = ("throughput",)
+    seed: int | None = None  # of the pairs' order; drawn when None
+    # --calibrate (commands/abcalibrate.py): measures the rows instead of the verdict, returns the exit status
+    instead: Callable[[Session, list[Row], random.Random], int] | None = None
 
 
-def looks(max_trials: int) -> list[int]:
-    """The numbers of pairs at which the verdict is read: every LOOK_EVERY from MIN_PAIRS, and the last."""
-    first = min(MIN_PAIRS, max_trials)
-    return sorted(set(range(first, max_trials + 1, LOOK_EVERY)) | {max_trials})
+def looks(max_trials: int) -> tuple[int, ...]:
+    return sequential.schedule(max_trials)
 
 
 @dataclass
@@ -64,29 +69,29 @@ class Row:
     subjects: dict[str, Subject]
     trials: dict[str, list[dict]] = field(default_factory=lambda: {"A": [], "B": []})
     ratios: list = field(default_factory=list)
-
-    @property
-    def decided(self) -> bool:
-        return bool(self.ratios) and all(r.decided for r in self.ratios)
+    decided: bool = False
 
 
 def alternate(rows: list[Row], run_trial: Callable[[Row, str, int], None], judge: Callable[[Row], None],
-              max_trials: int) -> None:
-    """Blocks of A B B A for every row still open, the verdict judged at each look, until every row is
-    decided or has `max_trials` a side."""
-    at = looks(max_trials)
+              at: tuple[int, ...], order: random.Random) -> None:
+    """Pair n of every row still open, its order drawn, the verdict judged at each look, until every row is
+    decided or has the last look's pairs."""
     open_rows = list(rows)
-    done = 0
-    while open_rows and done < max_trials:
+    for number in range(1, at[-1] + 1):
+        if not open_rows:
+            return
         for row in open_rows:
-            for side, offset in BLOCK:
-                if done + offset < max_trials:
-                    run_trial(row, side, done + offset + 1)
-        done += 2
-        if any(done >= n > done - 2 for n in at):
+            for side in ("A", "B") if order.random() < 0.5 else ("B", "A"):
+                run_trial(row, side, number)
+        if number in at:
             for row in open_rows:
                 judge(row)
             open_rows = [row for row in open_rows if not row.decided]
+
+
+def judge(row: Row, plan: verdict.Plan) -> None:
+    row.ratios = verdict.row(row.trials["A"], row.trials["B"], plan)
+    row.decided = verdict.decided(row.ratios, plan)
 
 
 class Session:
@@ -117,9 +122,13 @@ class Session:
             self.ctx.idle = ()
         row.trials[side].append(self.ctx.rundir.lines()[-1])
 
-    def judge(self, row: Row) -> None:
-        row.ratios = verdict.row(row.trials["A"], row.trials["B"], self.options.threshold,
-                                 len(looks(self.options.max_trials)))
+    def measure(self, rows: list[Row], order: random.Random) -> verdict.Plan:
+        """The rows' pairs until each is decided or the pairs run out; the plan they were judged by."""
+        plan = verdict.plan(len(rows), looks(self.options.max_trials), self.options.threshold, self.options.gates)
+        # At most: a decided row stops early.
+        self.ctx.progress = Progress(2 * self.options.max_trials * len(rows), self.ctx.settings.duration + 1)
+        alternate(rows, self.trial, lambda row: judge(row, plan), plan.design.looks, order)
+        return plan
 
 
 def _settings(settings: Settings, sides: tuple[catalog.Variant, catalog.Variant], options: Options) -> Settings:
@@ -128,20 +137,25 @@ def _settings(settings: Settings, sides: tuple[catalog.Variant, catalog.Variant]
                                interleave=False)
 
 
+def by_row(rows: list[Row]) -> list[tuple[str, str, list[dict], list[dict]]]:
+    return [(r.workload, r.point.label, r.trials["A"], r.trials["B"]) for r in rows]
+
+
 def run(settings: Settings, argv: list[str], sides: tuple[catalog.Variant, catalog.Variant], options: Options, *,
         driver=None, stack=harness) -> int:
     settings = _settings(settings, sides, options)
+    seed = secrets.randbits(32) if options.seed is None else options.seed
     rundir = RunDir(new_run_dir(settings.out or settings.root / "runs", "ab"))
     rundir.create()
     say(f"run directory: {rundir.path}")
-    rows: list[Row] = []
     try:
         with stack.environment(rundir.path / "work", rundir.logs, settings.server_cpus,
                                stack.needs_database(list(sides))) as env:
             meta = machine.describe(settings, list(sides), argv, machine.session(
                 settings.root, argv, env.postgres.version if env.postgres else None))
             meta["ab"] = {"a": sides[0].id, "b": sides[1].id, "threshold": options.threshold,
-                          "max_trials": options.max_trials, "order": "A B B A"}
+                          "max_trials": options.max_trials, "gates": list(options.gates),
+                          "order": "each pair's order by a coin", "order_seed": seed}
             rundir.write_meta(meta)
             ctx = RunContext(settings, rundir, env, driver or driver_for(settings, None), {},
                              Progress(0, settings.duration + 1), 0, stack,
@@ -159,17 +173,16 @@ def run(settings: Settings, argv: list[str], sides: tuple[catalog.Variant, catal
                 if not rows:
                     say("ab: no workload passed verification on both sides; nothing to compare")
                     return 2
-                # At most: a decided row stops early.
-                ctx.progress = Progress(2 * options.max_trials * len(rows), settings.duration + 1)
-                alternate(rows, session.trial, session.judge, options.max_trials)
+                if options.instead is not None:
+                    return options.instead(session, rows, random.Random(seed))
+                plan = session.measure(rows, random.Random(seed))
     except (StackFailed, DriverError) as exc:
         say(f"ab: {exc}; the trials measured are in {rundir.results}")
         return 2
     except KeyboardInterrupt:
         say(f"interrupted: the trials measured are in {rundir.results}")
         return 130
-    result = abreport.result(sides, [(r.workload, r.point.label, r.trials["A"], r.trials["B"]) for r in rows],
-                             options.threshold, options.max_trials, len(looks(options.max_trials)))
+    result = abreport.result(sides, by_row(rows), plan, options.max_trials)
     (rundir.path / "ab.json").write_text(json.dumps(result, indent=2) + "\n")
     (rundir.path / "ab.html").write_text(abreport.render_html(result))
     print(abreport.render_terminal(result), file=sys.stdout)

@@ -26,21 +26,24 @@ def _side(variant) -> dict:
             "env": dict(variant.start.env)}
 
 
-def result(sides, rows: list[tuple[str, str, list[dict], list[dict]]], threshold: float, max_trials: int,
-           looks: int) -> dict:
+def result(sides, rows: list[tuple[str, str, list[dict], list[dict]]], plan: verdict.Plan, max_trials: int) -> dict:
     """ab.json: `rows` are (workload, point, A's trial lines, B's trial lines)."""
-    out = []
+    out, judged = [], []
     for workload, point, a_trials, b_trials in rows:
-        ratios = verdict.row(a_trials, b_trials, threshold, looks)
+        ratios = verdict.row(a_trials, b_trials, plan)
+        judged.append(ratios)
         out.append({"workload": workload, "point": point, "pairs": min(len(a_trials), len(b_trials)),
-                    "decided": bool(ratios) and all(r.decided for r in ratios),
-                    "regression": bool(verdict.regressed(ratios, threshold)),
+                    "decided": verdict.decided(ratios, plan),
+                    "regression": any(r.worse and r.gating for r in ratios),
                     "ratios": [r.to_dict() for r in ratios],
                     "trials": [_trial("A", t) for t in a_trials] + [_trial("B", t) for t in b_trials]})
-    regression = any(r["regression"] for r in out)
-    return {"schema": 1, "a": _side(sides[0]), "b": _side(sides[1]), "threshold_percent": round(100 * threshold, 3),
-            "max_trials": max_trials, "confidence": round(verdict.confidence(looks), 5), "rows": out,
-            "regression": regression, "exit": 1 if regression else 0}
+    design = plan.design
+    return {"schema": 2, "a": _side(sides[0]), "b": _side(sides[1]),
+            "threshold_percent": round(100 * plan.threshold, 3), "max_trials": max_trials, "gates": list(plan.gates),
+            "design": {"looks": list(design.looks), "family_error": verdict.FAMILY_ERROR,
+                       "alpha": round(design.alpha, 6), "confidence": [round(1 - a, 9) for a in design.levels]},
+            "rows": out, "regression": any(r["regression"] for r in out),
+            "exit": verdict.exit_status(judged, plan)}
 
 
 HEADER = ("workload", "load", "pairs", *(f"B/A {NAMES[m]}" for m, *_ in verdict.METRICS), "detectable")
@@ -49,8 +52,8 @@ HEADER = ("workload", "load", "pairs", *(f"B/A {NAMES[m]}" for m, *_ in verdict.
 def _cell(ratio: dict | None) -> str:
     if ratio is None:
         return "-"
-    low, high = ratio["interval"]
-    return f"{ratio['ratio']:.3f} [{low:.3f}-{high:.3f}] {ratio['words']}"
+    span = " [-]" if ratio["interval"] is None else " [{:.3f}-{:.3f}]".format(*ratio["interval"])
+    return f"{ratio['ratio']:.3f}{span} {ratio['answer']}{'' if ratio['gating'] else ' (not gating)'}"
 
 
 def _cells(row: dict) -> tuple[str, ...]:
@@ -61,13 +64,17 @@ def _cells(row: dict) -> tuple[str, ...]:
 
 
 def _notes(result: dict) -> list[str]:
-    line = (f"B/A over trials paired in time (A B B A ...), median with its {100 * result['confidence']:.2f} % "
-            f"paired bootstrap interval (95 % for the whole verdict, every ratio and look counted); "
-            f"threshold ±{result['threshold_percent']:g} %; detectable: the throughput difference these trials "
-            f"find 80 % of the time.")
-    undecided = [f"{r['workload']} {r['point']}" for r in result["rows"] if not r["decided"]]
-    return [line] + ([f"not decided within {result['max_trials']} trials a side: {', '.join(undecided)}"]
-                     if undecided else [])
+    design = result["design"]
+    gates = " and ".join(NAMES[g] for g in result["gates"])
+    line = (f"B/A over pairs of trials run side by side (each pair's order by a coin): the Hodges-Lehmann "
+            f"estimate of the pairs' log ratios with its exact signed-rank interval, read at "
+            f"{', '.join(map(str, design['looks']))} pairs; {gates} gate{'s' if len(result['gates']) == 1 else ''} "
+            f"and stop{'s' if len(result['gates']) == 1 else ''} a row, with {100 * design['family_error']:g} % "
+            f"error over every gating row and metric and every look (O'Brien-Fleming-type alpha spending); "
+            f"the last look's intervals are {100 * design['confidence'][-1]:.2f} %. Threshold "
+            f"±{result['threshold_percent']:g} %: an interval inside it is no difference. Detectable: the "
+            f"throughput difference these pairs find 80 % of the time.")
+    return [line] + [f"not decided within {result['max_trials']} pairs: {where}" for where in _where(result, None)]
 
 
 def labels(result: dict) -> tuple[str, str]:
@@ -83,11 +90,33 @@ def labels(result: dict) -> tuple[str, str]:
     return label(a, b), label(b, a)
 
 
+def _where(result: dict, worse: bool | None) -> list[str]:
+    """'json c=64 slower by 3.1 % [1.2-5.0 %]' for each gating ratio that is worse (True), inconclusive
+    (None) or better (False)."""
+    found = []
+    for row in result["rows"]:
+        for r in row["ratios"]:
+            if not r["gating"]:
+                continue
+            better = r["decided"] and not r["worse"] and r["answer"] != verdict.SAME
+            if (worse is True and r["worse"]) or (worse is None and not r["decided"]) or (worse is False and better):
+                found.append(f"{row['workload']} {row['point']} {NAMES[r['metric']]} {r['words']}")
+    return found
+
+
 def headline(result: dict) -> str:
     a, b = labels(result)
-    if result["regression"]:
-        return f"REGRESSION: {b} is worse than {a} by more than {result['threshold_percent']:g} % (exit 1)"
-    return f"no regression of {b} against {a} past {result['threshold_percent']:g} % (exit 0)"
+    threshold = f"±{result['threshold_percent']:g} %"
+    if result["exit"] == verdict.WORSE_EXIT:
+        return f"SLOWER: {b} against {a}: {'; '.join(_where(result, True))} (exit 1)"
+    if result["exit"] == verdict.UNDECIDED_EXIT:
+        undecided = _where(result, None) or ["no row was measured"]
+        return (f"INCONCLUSIVE: {b} against {a}: {result['max_trials']} pairs showed neither a difference nor "
+                f"one within {threshold}: {'; '.join(undecided)} (exit 3)")
+    faster = _where(result, False)
+    if faster:
+        return f"FASTER: {b} against {a}: {'; '.join(faster)}; no row slower (exit 0)"
+    return f"NO DIFFERENCE: {b} against {a} is within {threshold} on every row (exit 0)"
 
 
 def render_terminal(result: dict) -> str:
@@ -117,9 +146,9 @@ def render_html(result: dict) -> str:
     start = datetime.fromisoformat(min(stamps)) if stamps else None
     cards = []
     for row in result["rows"]:
-        sentences = "".join(f"<li>{escape(NAMES[r['metric']])}: B/A {r['ratio']:.3f} "
-                            f"[{r['interval'][0]:.3f}-{r['interval'][1]:.3f}], {escape(r['words'])}; "
-                            f"detectable ±{r['mdd_percent']:.1f} %</li>" for r in row["ratios"])
+        sentences = "".join(f"<li>{escape(NAMES[r['metric']])}: B/A {escape(_cell(r))}: {escape(r['words'])}"
+                            + ("" if r["mdd_percent"] is None else f"; detectable ±{r['mdd_percent']:.1f} %")
+                            + "</li>" for r in row["ratios"])
         chart = _chart(row, start) if row["trials"] else ""
         bad = " bad" if row["regression"] else ""
         cards.append(f'<section class="card{bad}"><h3>{escape(row["workload"])} {escape(row["point"])}: '

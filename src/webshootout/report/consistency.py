@@ -3,11 +3,14 @@
 Read on two runs of one commit on one machine, they say how far a reported interval can be trusted: the
 rows whose two intervals miss each other, the share of the second run's medians inside the first run's
 interval, and the pairs of stacks that both runs call different (disjoint intervals) but in opposite order.
-Only closed-loop rows ranked on req/s count; a row must be in both runs.
+Only closed-loop rows ranked on req/s count; a row must be in both runs. Beside the share inside, the
+median width of each run's intervals: any honest interval covers its ~83 % however wide it is, so the
+coverage says the intervals are honest and the width how much they say.
 """
 
 from __future__ import annotations
 
+import statistics
 from itertools import combinations
 
 
@@ -45,14 +48,22 @@ def consistency(a: dict, b: dict) -> dict:
                 called += 1
                 opposite += first != second
     return {"rows": len(keys), "disjoint": disjoint, "inside": inside, "pairs_called": called,
-            "pairs_opposite": opposite}
+            "pairs_opposite": opposite, "width_percent": [_width(left, keys), _width(right, keys)]}
+
+
+def _width(rows: dict[tuple, dict], keys: list[tuple]) -> float | None:
+    """The median over the rows of their interval's width, in percent of their median."""
+    widths = [100 * (rows[k]["high"] - rows[k]["low"]) / rows[k]["value"] for k in keys if rows[k]["value"]]
+    return round(statistics.median(widths), 1) if widths else None
 
 
 def describe(found: dict) -> str:
     n = found["rows"]
     if not n:
         return "no closed-loop row is in both runs"
+    width_a, width_b = found["width_percent"]
     return (f"if both runs measured one commit: {len(found['disjoint'])} of {n} rows have intervals that miss "
             f"each other; {found['inside']} of {n} ({found['inside'] / n:.0%}) of B's medians lie inside A's "
-            f"interval; of {found['pairs_called']} pairs of frameworks both runs call different, "
-            f"{found['pairs_opposite']} in opposite order")
+            f"interval, whose median width is {width_a:g} % of the median (B's: {width_b:g} %); of "
+            f"{found['pairs_called']} pairs of frameworks both runs call different, {found['pairs_opposite']} in "
+            f"opposite order")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from .result import BIMODAL_GAP
 
 PERCENTILE_NAMES = {"p50": "p50", "p75": "p75", "p90": "p90", "p99": "p99", "p99_9": "p99.9", "p99_99": "p99.99"}
@@ -33,11 +35,40 @@ def percent(value: float | None) -> str:
 
 
 def cv(value: float) -> str:
-    return f"{100 * value:.1f}%"
+    """To the nearest percent: a CV from a handful of trials is itself known to no better."""
+    return f"{100 * value:.0f}%"
 
 
-def span(low: float, high: float) -> str:
-    return f"{low:,.0f}-{high:,.0f}"
+def place(value: float, low: float | None = None, high: float | None = None) -> float:
+    """The decimal place an interval supports: that of the leading digit of its half-width, so a median known
+    to ±20 % keeps 2-3 significant digits and one known to ±2 % one more; never fewer than two of the
+    value's own digits, and three where there is no interval (one trial)."""
+    top = 10.0 ** math.floor(math.log10(abs(value))) if value else 1.0
+    if low is None or high is None or not high > low:
+        return top / 100
+    return min(10.0 ** math.floor(math.log10((high - low) / 2)), top / 10)
+
+
+def at(value: float | None, where: float, centre: float | None = None) -> str:
+    """The value rounded to the place `where`; in thousands ("229k") where the centre (the value itself by
+    default) is 10,000 or more or the place is 1,000 or more, so an interval reads in its centre's unit."""
+    if value is None:
+        return "-"
+    rounded = round(value / where) * where
+    if abs(value if centre is None else centre) >= 10_000 or where >= 1000:
+        return f"{rounded / 1000:,.{max(0, 3 - round(math.log10(where)))}f}k"
+    return f"{rounded:,.{max(0, -round(math.log10(where)))}f}"
+
+
+def measured(value: float | None, low: float | None = None, high: float | None = None) -> str:
+    """A centre with only the digits its interval supports: 228,754 req/s known to ±20 % reads 230k."""
+    return "-" if value is None else at(value, place(value, low, high))
+
+
+def span(low: float, high: float, value: float) -> str:
+    """An interval at the place and in the unit of its centre: 180k-270k."""
+    where = place(value, low, high)
+    return f"{at(low, where, value)}-{at(high, where, value)}"
 
 
 SPARKS = "▁▂▃▄▅▆▇█"

@@ -61,29 +61,60 @@ def _header(run: dict) -> str:
             f'<pre>{escape(str(run["command"]))}</pre>')
 
 
+# A leader's number must be one number: a row whose trials vary this much, or fall in two groups, is not named.
+DOUBTFUL = ("noisy", "bimodal")
+
+
+def _value(row: dict) -> str:
+    """The ranked value with the digits its interval supports: "229k req/s" or "p99 0.802 ms"."""
+    ranking = row["ranking"]
+    if ranking["metric"] == "p99_us":
+        return f"p99 {fmt.ms(ranking['value'])} ms at the achieved rate"
+    return f"{fmt.measured(ranking['value'], ranking['low'], ranking['high'])} req/s"
+
+
+def _times(top: dict, last: dict) -> str:
+    """How many times the last one's req/s the leader serves, with the interval the two rows' intervals give:
+    "3.2× [2.9-3.6]"."""
+    a, b = top["ranking"], last["ranking"]
+    ratio, low, high = a["value"] / b["value"], a["low"] / b["high"], a["high"] / b["low"]
+    return f"{fmt.measured(ratio, low, high)}&times; [{fmt.span(low, high, ratio)}]"
+
+
+def _doubts(rows: list[dict]) -> list[str]:
+    """"Actix Web noisy (trials vary 12%)" for each row of these flagged noisy or bimodal."""
+    return [escape(r["display"]) + (f" noisy (trials vary {fmt.cv(r['rps']['cv'])})" if "noisy" in r["flags"]
+                                     else " bimodal (its trials fall in two groups)")
+            for r in rows if set(DOUBTFUL) & set(r["flags"])]
+
+
 def _lead_item(workload: dict) -> str:
-    """Who leads the workload's first point that ranked anyone, and by how much; ties said plainly."""
+    """Who leads the workload's first point that ranked anyone, and by how much. Never a baseline (not ranked)
+    nor a row flagged noisy or bimodal: then it says so instead of naming a leader. A first place shared by
+    rows whose intervals overlap is an overlap group, said so."""
     name = escape(workload["workload"])
     point = next((p for p in workload["points"] if any(r["rank"] for r in p["results"])), None)
     if point is None:
         return f"{name}: no row could be ranked (see the notes under its tables)"
     ranked = [r for r in point["results"] if r["rank"]]
     top, last = [r for r in ranked if r["rank"] == 1], ranked[-1]
+    where = f"{name} at {escape(point['label'])}"
     names = " and ".join(f"<b>{escape(r['display'])}</b>" for r in top)
-    tie = " (tied: their intervals overlap)" if len(top) > 1 else ""
-    verb = "lead" if len(top) > 1 else "leads"
-    if top[0]["ranking"]["metric"] == "p99_us":
-        text = (f"{name} at {escape(point['label'])}: {names} {verb} with p99 {fmt.ms(top[0]['ranking']['value'])} ms "
-                f"at the achieved rate{tie}")
-        if last["rank"] > 1:
-            text += f"; the last, {escape(last['display'])}, {fmt.ms(last['ranking']['value'])} ms"
+    doubts = _doubts(top)
+    if doubts:
+        text = (f"{where}: no leader named: the first place{' (an overlap group: ' + names + ')' if len(top) > 1 else ''}"
+                f" holds {', '.join(doubts)}, whose trials do not make one number (see its table)")
+    elif len(top) > 1:
+        text = (f"{where}: {names} lead as one overlap group (their intervals overlap, so their order is not "
+                f"known), {', '.join(_value(r) for r in top)}")
     else:
-        text = f"{name} at {escape(point['label'])}: {names} {verb} with {fmt.count(top[0]['rps']['median'])} req/s{tie}"
-        if last["rank"] > 1 and last["rps"]["median"]:
-            text += (f"; {fmt.ratio(top[0]['rps']['median'] / last['rps']['median'])}&times; the last, "
-                     f"{escape(last['display'])}")
+        text = f"{where}: {names} leads with {_value(top[0])}"
+    if not doubts and last["rank"] > 1 and top[0]["ranking"]["metric"] == "rps" and last["ranking"]["low"]:
+        text += f"; {_times(top[0], last)} the last, {escape(last['display'])}"
+    elif not doubts and last["rank"] > 1:
+        text += f"; the last, {escape(last['display'])}, {_value(last)}"
     ceilings = [r for r in point["results"] if r["standing"] == "baseline"]
-    text += "".join(f"; ceiling: {escape(r['display'])} {fmt.count(r['rps']['median'])} req/s"
+    text += "".join(f"; ceiling: {escape(r['display'])} {_value(r)}"
                     + (f" ({CLIENT_BOUND})" if "client-bound" in r["flags"] else "") for r in ceilings)
     return text + _unranked(point)
 
@@ -100,7 +131,7 @@ def _unranked(point: dict) -> str:
 
 
 def _lead(summary: dict) -> str:
-    """The first thing a reader sees: ranked rows only, never a flagged row or the baseline."""
+    """The first thing a reader sees: ranked rows only, never a flagged, noisy or bimodal row or the baseline."""
     items = [f"<li>{_lead_item(w)}</li>" for w in summary["workloads"]]
     return f'<ul class="lead">{"".join(items)}</ul>' if items else "<p>No trial was measured.</p>"
 
@@ -133,7 +164,8 @@ def _point_bars(point: dict, colors: dict) -> str:
                          r["ranking"]["low"], r["ranking"]["high"]) for r in rows if r["ranking"]["value"] is not None]
         return svg.bars(f"p99 at the achieved rate, {point['label']}", items, lambda us: f"{fmt.ms(us)} ms")
     items = [svg.Bar(_bar_label(r), r["rps"]["median"], colors[r["framework"]], r["framework"], r["rps"]["min"],
-                     r["rps"]["max"], fmt.count(r["rps"]["median"])) for r in rows]
+                     r["rps"]["max"], fmt.measured(r["rps"]["median"], r["ranking"]["low"], r["ranking"]["high"]))
+             for r in rows]
     baseline = next((r for r in rows if r["standing"] == "baseline"), None)
     ceiling = svg.Ceiling(baseline["display"], baseline["rps"]["median"]) if baseline else None
     return svg.bars(f"req/s at {point['label']}", items, fmt.count, ceiling)

@@ -27,7 +27,8 @@ def _header(run: dict) -> list[str]:
         f"after {settings.get('warmup')} s warm-up; load points {', '.join(run['load_points'])}",
         f"- **Tools**: {tools}", "",
         "Reproduce with:", "", "```sh", run["command"], "```", "",
-        "Ranks: frameworks whose intervals overlap share a rank (`=2nd`); under each table it says which "
+        "Ranks: frameworks whose intervals overlap form an overlap group and share its rank (`=2nd`): their "
+        "order is not known; req/s prints only the digits its interval supports; under each table it says which "
         "interval it is (a 95 % interval of the median needs 6 or more trials; with fewer it is the min-max "
         "range). Only rows inside the contract without errors, client-bound, below-rate or no-responses are "
         "ranked; the baseline is the ceiling, not a contestant.", "",

@@ -30,9 +30,10 @@ def _points(workload: dict) -> list[dict]:
     return [p for p in closed if (p.get(axis) or 0) == heaviest]
 
 
-def best_points(summary: dict) -> dict[str, dict[str, tuple[float, str]]]:
-    """framework -> test type -> (median req/s, load point label) of its best counted point."""
-    best: dict[str, dict[str, tuple[float, str]]] = {}
+def best_points(summary: dict) -> dict[str, dict[str, tuple[float, str, str]]]:
+    """framework -> test type -> (median req/s, load point label, the median as printed: the digits its
+    interval supports) of its best counted point."""
+    best: dict[str, dict[str, tuple[float, str, str]]] = {}
     types = dict(TEST_TYPES)
     for workload in summary["workloads"]:
         if workload["workload"] not in types:
@@ -42,7 +43,9 @@ def best_points(summary: dict) -> dict[str, dict[str, tuple[float, str]]]:
                 if row["standing"] not in COUNTED:
                     continue
                 cells = best.setdefault(row["framework"], {})
-                found = (row["rps"]["median"], point["label"])
+                ranking = row["ranking"]
+                found = (row["rps"]["median"], point["label"],
+                         fmt.measured(row["rps"]["median"], ranking["low"], ranking["high"]))
                 if found[0] > cells.get(workload["workload"], (-1.0, ""))[0]:
                     cells[workload["workload"]] = found
     return best
@@ -54,7 +57,7 @@ def table(summary: dict) -> Table | None:
         return None
     best = best_points(summary)
     names = {r["framework"]: r["display"] for w in summary["workloads"] for p in w["points"] for r in p["results"]}
-    rows = [(names[fid], *(fmt.count(cells[t][0]) if t in cells else "-" for t, _ in TEST_TYPES))
+    rows = [(names[fid], *(cells[t][2] if t in cells else "-" for t, _ in TEST_TYPES))
             for fid, cells in sorted(best.items(), key=lambda item: names[item[0]].lower())]
     heaviest = {t: max((p.get(axis.key) or 0 for w in summary["workloads"] if w["workload"] == t for p in w["points"]),
                        default=0) for t, axis in HEAVIEST.items()}

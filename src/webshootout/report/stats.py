@@ -1,19 +1,17 @@
-"""Pure statistics over trials: centre, spread, intervals of the median, ties, efficiency, merged latency.
+"""Pure statistics over trials: centre, spread, intervals of the median, ties, efficiency, merged latency
+(the ratios of ab and compare: report/ranks.py).
 
-Nothing here reads files or clocks; randomness comes only from an explicit seed, so every number a
-report shows can be recomputed exactly from results.jsonl.
+Nothing here reads files, clocks or random numbers, so every number a report shows can be recomputed
+exactly from results.jsonl.
 """
 
 from __future__ import annotations
 
 import math
-import random
 import statistics
 from collections import Counter
 from dataclasses import dataclass
 
-BOOTSTRAP_RESAMPLES = 2000
-BOOTSTRAP_SEED = 20240601
 CONFIDENCE = 0.95
 
 
@@ -74,52 +72,6 @@ def median_interval(values: list[float], confidence: float = CONFIDENCE) -> Inte
     coverage = _covered(n, k)
     kind = "ci" if coverage >= confidence else "range"
     return Interval(ordered[k - 1], ordered[n - k], kind, coverage)
-
-
-def _percentile_interval(estimates: list[float], confidence: float) -> tuple[float, float]:
-    """The central `confidence` share of the estimates: the percentile bootstrap interval."""
-    ordered = sorted(estimates)
-    tail = (1 - confidence) / 2
-    low = ordered[math.floor(tail * len(ordered))]
-    high = ordered[math.ceil((1 - tail) * len(ordered)) - 1]
-    return low, high
-
-
-def _resampled_medians(values: list[float], rng: random.Random, resamples: int) -> list[float]:
-    n = len(values)
-    return [statistics.median(rng.choices(values, k=n)) for _ in range(resamples)]
-
-
-def ratio_ci(before: list[float], after: list[float], confidence: float = 0.95,
-             resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED) -> tuple[float, float]:
-    """Bootstrap interval of median(after) / median(before), each side resampled independently."""
-    if not before or not after:
-        raise ValueError("ratio_ci needs values on both sides")
-    rng = random.Random(seed)
-    a = _resampled_medians(before, rng, resamples)
-    b = _resampled_medians(after, rng, resamples)
-    ratios = [y / x if x else math.inf for x, y in zip(a, b)]
-    return _percentile_interval(ratios, confidence)
-
-
-def paired_log_ratio(pairs: list[tuple[float, float]], resamples: int = BOOTSTRAP_RESAMPLES,
-                     seed: int = BOOTSTRAP_SEED) -> tuple[float, float]:
-    """The median of log(after/before) over (before, after) pairs measured side by side, and its bootstrap
-    standard error, the pairs resampled whole: what the machine did to both halves of a pair cancels in its
-    ratio, and the median keeps a pair that straddled a stall from pulling the centre."""
-    if len(pairs) < 2 or any(a <= 0 or b <= 0 for a, b in pairs):
-        raise ValueError("paired_log_ratio needs two or more pairs of positive values")
-    logs = [math.log(b / a) for a, b in pairs]
-    return median(logs), statistics.stdev(_resampled_medians(logs, random.Random(seed), resamples))
-
-
-def change(before: list[float], after: list[float]) -> tuple[float, tuple[float, float], str]:
-    """Ratio of medians, its interval, and a verdict: 'faster' or 'slower' only when the whole
-    interval lies on one side of 1, else 'no significant change'."""
-    ratio = median(after) / median(before) if median(before) else math.inf
-    low, high = ratio_ci(before, after)
-    verdict = "faster" if low > 1 else "slower" if high < 1 else "no significant change"
-    return ratio, (low, high), verdict
 
 
 def separation_chance(n_a: int, n_b: int) -> float:

@@ -48,7 +48,9 @@ def interval_notes(results: list[dict]) -> list[str]:
         else:
             notes.append(f"min-max ({trials} trials): the range of the trials, not a 95 % interval: it holds "
                          f"the median only {100 * coverage:.0f} % of the time (6 or more trials give one)")
-    return notes + ["ranks marked = have overlapping intervals"] if notes else notes
+    overlap = ("ranks marked = form an overlap group: their intervals reach the group's first, so their order is not "
+               "known; req/s and its interval print only the digits the interval supports")
+    return notes + [overlap] if notes else notes
 
 
 def _memory(results: list[dict]) -> tuple[str, list[str]]:
@@ -80,9 +82,9 @@ def _flag_notes(rows: list[tuple[dict, dict]]) -> list[str]:
 
 
 def _closed_row(point: dict, r: dict) -> tuple[str, ...]:
-    ranking, lat = r["ranking"], r["latency_us"]
-    return (_rank_cell(r), r["framework"], point["label"], fmt.count(r["rps"]["median"]),
-            fmt.span(ranking["low"], ranking["high"]), fmt.cv(r["rps"]["cv"]), fmt.ms(lat["p50"]), fmt.ms(lat["p99"]),
+    ranking, lat, median = r["ranking"], r["latency_us"], r["rps"]["median"]
+    return (_rank_cell(r), r["framework"], point["label"], fmt.measured(median, ranking["low"], ranking["high"]),
+            fmt.span(ranking["low"], ranking["high"], median), fmt.cv(r["rps"]["cv"]), fmt.ms(lat["p50"]), fmt.ms(lat["p99"]),
             fmt.count(r["errors"]), fmt.percent(r["server_cpu_percent"]), fmt.count(r["server_rss_peak_mb"]),
             fmt.count(r["requests_per_cpu_second"]), ",".join(r["flags"]))
 

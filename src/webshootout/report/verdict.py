@@ -1,32 +1,53 @@
-"""The verdict of an A/B: per workload and load point, B/A of throughput, p99 latency and CPU per request
-over trials paired in time, each with its bootstrap interval, a three-way answer and the smallest
-difference the trials run could have found.
+"""The verdict of an A/B: per workload and load point, B/A of throughput, p99 latency and CPU per request over
+trials paired in time, each the Hodges-Lehmann estimate of the pairs' log ratios with its exact signed-rank
+interval (report/ranks.py) at the level of the look it was read at (report/sequential.py), and one of four
+answers for the interval [low, high] of B/A and the threshold t:
 
-The intervals are wide enough for the whole verdict: three ratios are read at up to `looks` points of
-the run (ab stops early once all are decided), so each interval has confidence 1 - 5 % / (3 x looks)
-(Bonferroni) and the chance that an A/A run calls any difference stays below 5 %. At such levels and a
-few pairs the percentile bootstrap cannot be used (its tails are a handful of resamples, and it is too
-narrow with under 20 pairs: an A/A simulation called a difference in 3 of 20 runs), so the interval is
-the bootstrap's standard error of the median log ratio times Student's t at n - 1 degrees of freedom,
-widened by sqrt(n / (n - 1)) for the bootstrap's own bias at small n.
+- inside [1 - t, 1 + t]: no difference (decided);
+- otherwise wholly on the worse side of 1: slower (costlier for CPU); on the better side: faster (cheaper);
+- otherwise, holding 1 and reaching past the threshold: inconclusive, with the pairs (or the steadier
+  trials) it would take to decide.
+
+The metrics that gate (throughput, and p99 or CPU per request when asked) share the family error: each
+ratio's design allows 5 % / (rows x gating metrics) over all its looks, so an A/A run calls any difference
+in at most 5 % of runs and exits 1 in at most 2.5 %. A metric that does not gate is read at the same levels,
+neither stops a row nor sets the exit status.
 """
 
 from __future__ import annotations
 
 import math
-import statistics
 from dataclasses import dataclass
+from functools import lru_cache
 
-from . import stats
+from . import ranks, sequential
 
 FAMILY_ERROR = 0.05
-POWER = 0.8  # of the minimum detectable difference
+POWER = 0.8  # "detectable": the difference found this often
 
-# name, what a trial line holds it as, whether a higher B/A is better, the words for better and worse
+# name, whether a higher B/A is better, the words for better and worse
 METRICS = (("throughput", True, "faster", "slower"),
            ("p99", False, "faster", "slower"),
            ("cpu_per_request", False, "cheaper", "costlier"))
+GATE_NAMES = {"p99": "p99", "cpu": "cpu_per_request"}  # --gate's names
 SAME = "no difference"
+UNDECIDED = "inconclusive"
+# Exit statuses: a gating ratio slower or costlier; one still inconclusive; every one decided and none worse.
+WORSE_EXIT, UNDECIDED_EXIT, DECIDED_EXIT = 1, 3, 0
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a verdict is read against: the threshold (a fraction), the gating metrics and the design."""
+
+    threshold: float
+    gates: tuple[str, ...]
+    design: sequential.Design
+
+
+def plan(rows: int, looks: tuple[int, ...], threshold: float, gates: tuple[str, ...] = ("throughput",)) -> Plan:
+    """The family error split over every gating ratio (Bonferroni over rows and metrics)."""
+    return Plan(threshold, gates, sequential.Design(looks, FAMILY_ERROR / (max(rows, 1) * len(gates))))
 
 
 def value(metric: str, trial: dict) -> float | None:
@@ -39,77 +60,102 @@ def value(metric: str, trial: dict) -> float | None:
     return trial["server_cpu_percent"] / 100 / trial["rps"] if trial["rps"] else None
 
 
-def confidence(looks: int) -> float:
-    return 1 - FAMILY_ERROR / (len(METRICS) * looks)
+def _signed(low: float, high: float) -> str:
+    """B/A's interval as changes: "-4.1 to +1.2 %"."""
+    return f"{100 * (low - 1):+.1f} to {100 * (high - 1):+.1f} %"
 
 
 @dataclass(frozen=True)
 class Ratio:
     metric: str
-    ratio: float  # the median of B/A over the pairs
-    low: float
+    ratio: float  # B/A: exp of the Hodges-Lehmann estimate of the pairs' log ratios
+    low: float  # 0 and inf: too few pairs for an interval at this look's level
     high: float
-    answer: str  # the better word, the worse word, or SAME
-    worse: bool  # B is worse than A (its interval wholly on the worse side of 1)
-    mdd_percent: float  # the smallest true difference found with POWER probability at these trials
-    decided: bool  # the interval excludes 1 or lies inside +-threshold
+    answer: str  # the better word, the worse word, SAME or UNDECIDED
+    worse: bool  # B is worse than A: the interval wholly on the worse side of 1 and not inside the threshold
+    gating: bool
+    confidence: float  # the nominal level of this look's interval
+    pairs: int
+    mdd_percent: float | None  # the true difference these pairs find 80 % of the time
+    needed: int | None  # inconclusive: about how many pairs would decide it at this spread
+    steadier: float | None  # inconclusive: or how many times steadier the trials would have to be
 
     @property
-    def within_percent(self) -> float:
-        """How far from 1 the interval reaches: "no difference larger than" this."""
-        return 100 * max(1 - self.low, self.high - 1)
+    def decided(self) -> bool:
+        return self.answer != UNDECIDED
 
     def words(self) -> str:
         if self.answer == SAME:
-            return f"{SAME}, within ±{self.within_percent:.1f} %"
-        return f"{self.answer} by {100 * abs(self.ratio - 1):.1f} %"
+            return f"{SAME} ({_signed(self.low, self.high)})"
+        if self.answer == UNDECIDED:
+            if not math.isfinite(self.high):
+                return f"{UNDECIDED}: {self.pairs} pairs are too few for an interval at this level"
+            more = (f"; about {self.needed} pairs would decide it, or trials {self.steadier:.2f}x as steady"
+                    if self.needed else "")
+            return f"{UNDECIDED} ({_signed(self.low, self.high)}){more}"
+        ends = sorted((100 * abs(self.low - 1), 100 * abs(self.high - 1)))
+        return f"{self.answer} by {100 * abs(self.ratio - 1):.1f} % [{ends[0]:.1f}-{ends[1]:.1f} %]"
 
     def to_dict(self) -> dict:
-        return {"metric": self.metric, "ratio": round(self.ratio, 4), "interval": [round(self.low, 4),
-                round(self.high, 4)], "answer": self.answer, "words": self.words(), "worse": self.worse,
-                "mdd_percent": round(self.mdd_percent, 2), "decided": self.decided}
+        bounded = math.isfinite(self.high) and self.low > 0
+        return {"metric": self.metric, "ratio": round(self.ratio, 4),
+                "interval": [round(self.low, 4), round(self.high, 4)] if bounded else None,
+                "answer": self.answer, "words": self.words(), "worse": self.worse, "gating": self.gating,
+                "confidence": round(self.confidence, 6), "pairs": self.pairs,
+                "mdd_percent": None if self.mdd_percent is None else round(self.mdd_percent, 2),
+                "needed_pairs": self.needed, "decided": self.decided}
 
 
-def _t_density(x: float, df: int) -> float:
-    return math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi) * \
-        (1 + x * x / df) ** (-(df + 1) / 2)
-
-
-def _t_cdf(x: float, df: int, steps: int = 400) -> float:
-    """P(T <= x) for x >= 0: one half plus Simpson's rule over the density from 0 to x."""
-    h = x / steps
-    total = _t_density(0, df) + _t_density(x, df)
-    total += sum((4 if i % 2 else 2) * _t_density(i * h, df) for i in range(1, steps))
-    return 0.5 + total * h / 3
-
-
-def t_quantile(p: float, df: int) -> float:
-    """Student's t quantile for p >= 0.5 (bisection: the standard library has only the normal's)."""
-    low, high = 0.0, 1.0
-    while _t_cdf(high, df) < p:
-        low, high = high, 2 * high
-    for _ in range(50):
-        mid = (low + high) / 2
-        low, high = (mid, high) if _t_cdf(mid, df) < p else (low, mid)
-    return (low + high) / 2
-
-
-def ratio(metric: str, pairs: list[tuple[float, float]], threshold: float, looks: int) -> Ratio:
-    """B/A of (A, B) pairs; `threshold` a fraction (0.02 = 2 %)."""
+def _answer(metric: str, low: float, high: float, threshold: float) -> tuple[str, bool]:
+    """(answer, worse) for an interval of B/A."""
     _, higher_better, better, worse_word = next(m for m in METRICS if m[0] == metric)
-    level, n = confidence(looks), len(pairs)
-    mean, error = stats.paired_log_ratio(pairs)
-    error *= math.sqrt(n / (n - 1))
-    reach = t_quantile(1 - (1 - level) / 2, n - 1) * error
-    centre, low, high = math.exp(mean), math.exp(mean - reach), math.exp(mean + reach)
-    mdd = 100 * (math.exp(reach + t_quantile(POWER, n - 1) * error) - 1)
-    if low > 1 or high < 1:
+    if 1 - threshold <= low and high <= 1 + threshold:
+        return SAME, False
+    if high < 1 or low > 1:
         up = low > 1
-        answer, is_worse = (better, False) if up == higher_better else (worse_word, True)
-    else:
-        answer, is_worse = SAME, False
-    decided = answer != SAME or (1 - threshold <= low and high <= 1 + threshold)
-    return Ratio(metric, centre, low, high, answer, is_worse, mdd, decided)
+        return (better, False) if up == higher_better else (worse_word, True)
+    return UNDECIDED, False
+
+
+@lru_cache(maxsize=1024)
+def two_sided_z(level: float) -> float:
+    """The normal quantile of 1 - level / 2 (cached: a design has few levels, judged many times)."""
+    from scipy.stats import norm
+
+    return float(norm.isf(level / 2))
+
+
+def power_z() -> float:
+    """The normal quantile of POWER: how far past the boundary a difference must lie to be found that often."""
+    return two_sided_z(2 * (1 - POWER))
+
+
+def _reach(shift: ranks.Shift, threshold: float, level: float, pairs: int) -> tuple[float | None, int | None,
+                                                                                        float | None]:
+    """From the interval's half-width in logs, w = z(level) x the estimate's spread: the difference found 80 %
+    of the time at these pairs, and for an undecided interval the pairs (its reach from the estimate shrinks as
+    1 / sqrt(pairs)) or the steadier trials that would bring that reach under what deciding needs,
+    max(threshold - |estimate|, |estimate|)."""
+    if not shift.bounded:
+        return None, None, None
+    z = two_sided_z(level)
+    mdd = 100 * (math.exp((shift.high - shift.low) / 2 / z * (z + power_z())) - 1)
+    enough = max(math.log1p(threshold) - abs(shift.estimate), abs(shift.estimate))
+    reach = max(shift.high - shift.estimate, shift.estimate - shift.low)  # the interval need not be symmetric
+    if reach <= enough:
+        return mdd, None, None
+    return mdd, math.ceil(pairs * (reach / enough) ** 2), reach / enough
+
+
+def ratio(metric: str, pairs: list[tuple[float, float]], plan_: Plan, look: int) -> Ratio:
+    """B/A of (A, B) pairs at the design's look with that index."""
+    level = plan_.design.levels[look]
+    shift = ranks.paired([math.log(b / a) for a, b in pairs], level)
+    low, high = math.exp(shift.low), math.exp(shift.high)
+    answer, worse = _answer(metric, low, high, plan_.threshold)
+    mdd, needed, steadier = _reach(shift, plan_.threshold, level, len(pairs))
+    return Ratio(metric, math.exp(shift.estimate), low, high, answer, worse, metric in plan_.gates, 1 - level,
+                 len(pairs), mdd, needed if answer == UNDECIDED else None, steadier if answer == UNDECIDED else None)
 
 
 def pairs_of(a_trials: list[dict], b_trials: list[dict], metric: str) -> list[tuple[float, float]]:
@@ -126,16 +172,25 @@ def pairs_of(a_trials: list[dict], b_trials: list[dict], metric: str) -> list[tu
     return out
 
 
-def row(a_trials: list[dict], b_trials: list[dict], threshold: float, looks: int) -> list[Ratio]:
-    """The ratios of one workload and point that have at least two pairs."""
+def row(a_trials: list[dict], b_trials: list[dict], plan_: Plan) -> list[Ratio]:
+    """The ratios of one workload and point, read at the look of its pairs (a row stops at a look)."""
+    look = plan_.design.look(min(len(a_trials), len(b_trials)))
     found = []
     for metric, *_ in METRICS:
         pairs = pairs_of(a_trials, b_trials, metric)
-        if len(pairs) >= 2:
-            found.append(ratio(metric, pairs, threshold, looks))
+        if pairs:
+            found.append(ratio(metric, pairs, plan_, look))
     return found
 
 
-def regressed(ratios: list[Ratio], threshold: float) -> list[Ratio]:
-    """The ratios where B is worse than A by more than the threshold, beyond doubt."""
-    return [r for r in ratios if r.worse and abs(r.ratio - 1) > threshold]
+def decided(ratios: list[Ratio], plan_: Plan) -> bool:
+    """Every gating metric has a ratio and each is decided: the row can stop."""
+    gating = {r.metric: r for r in ratios if r.gating}
+    return set(gating) == set(plan_.gates) and all(r.decided for r in gating.values())
+
+
+def exit_status(rows: list[list[Ratio]], plan_: Plan) -> int:
+    """1 when a gating ratio of some row is worse; else 3 when some row is not decided; else 0."""
+    if any(r.worse for ratios in rows for r in ratios if r.gating):
+        return WORSE_EXIT
+    return DECIDED_EXIT if rows and all(decided(ratios, plan_) for ratios in rows) else UNDECIDED_EXIT

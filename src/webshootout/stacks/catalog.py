@@ -18,7 +18,9 @@ WORKLOADS = registry.NAMES
 # (docs/workloads.md) say how they reach PostgreSQL, and updates how it writes.
 ORM_CLASSES = ("full", "micro", "raw")
 UPDATE_STYLES = ("per-row", "batched")
-KINDS = ("platform", "micro", "fullstack")
+# baseline: a stack that serves no application (nginx on static files), the ceiling the others are measured
+# against; reports show it and never rank it (report/summary.py).
+KINDS = ("platform", "micro", "fullstack", "baseline")
 PLACEHOLDERS = {"host", "port", "workers"}
 SESSION_STORES = ("postgres", "sqlite")
 SCHEMA_VERSION = 1

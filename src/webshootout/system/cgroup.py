@@ -19,11 +19,13 @@ Memory counts what the group's processes hold in RAM with every page once, howev
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 # Every process the harness starts carries this variable with a per-start token; without cgroups it is how
 # the start's processes are found, even those that left the process group.
@@ -205,7 +207,7 @@ def _rmdir(directory: Path, timeout: float = 5.0) -> None:
 class Hierarchies:
     """Where this machine mounts the controllers we use, and where in each our own process sits."""
 
-    v1: dict[str, Path]  # controller -> directory of our own group in its v1 hierarchy
+    v1: dict[str, Path]  # controller (cpu, cpuacct, memory) -> directory of our own group in its v1 hierarchy
     # Where new groups go in the unified hierarchy, when it is the one holding the memory controller: the
     # parent of our own group (cgroup v2 enables controllers only below a group without processes of its
     # own, and ours holds us), or the hierarchy's root when we sit there.
@@ -219,7 +221,7 @@ class Hierarchies:
             _, where, kind, options, *_ = line.split()
             if kind == "cgroup":
                 for option in options.split(","):
-                    if option in ("cpuacct", "memory"):
+                    if option in ("cpu", "cpuacct", "memory"):
                         mounts_v1[option] = Path(where)
             elif kind == "cgroup2":
                 unified = Path(where)
@@ -271,13 +273,56 @@ def _create_v2(parent: Path, name: str) -> V2:
     return V2(directory)
 
 
+PERIOD_US = 100_000  # the kernel's default CFS bandwidth period
+
+
+@contextlib.contextmanager
+def cpu_quota(group: Group, cpus: float) -> Iterator[None]:
+    """Holds the group's processes to `cpus` CPUs' worth of run time in every period (CFS bandwidth control:
+    cpu.max in cgroup v2; in v1 cpu.cfs_quota_us of a group of the same name in the cpu hierarchy, which the
+    processes join and leave again on exit): a known slowdown of a server that keeps its CPUs busy, what
+    `ab --calibrate` must find."""
+    quota = str(round(cpus * PERIOD_US))
+    if isinstance(group, V2):
+        parent = group.dirs[0].parent
+        if "cpu" not in (parent / "cgroup.subtree_control").read_text().split():
+            _write(parent / "cgroup.subtree_control", "+cpu")
+        _write(group.dirs[0] / "cpu.max", f"{quota} {PERIOD_US}")
+        try:
+            yield
+        finally:
+            _write(group.dirs[0] / "cpu.max", f"max {PERIOD_US}")
+        return
+    where = Hierarchies.read().v1.get("cpu") if isinstance(group, V1) else None
+    if where is None:
+        raise CgroupError("a CPU quota needs a writable cgroup hierarchy with the cpu controller; none here")
+    directory = where / group.dirs[0].name
+    apart = directory != group.dirs[0]  # cpu mounted apart from cpuacct: the processes must join it
+    if apart:
+        directory.mkdir()
+    try:
+        _write(directory / "cpu.cfs_period_us", str(PERIOD_US))
+        _write(directory / "cpu.cfs_quota_us", quota)
+        for pid in group.pids() if apart else ():
+            _write(directory / "cgroup.procs", str(pid))
+        yield
+    finally:
+        _write(directory / "cpu.cfs_quota_us", "-1")
+        if apart:
+            for pid in _pids(directory / "cgroup.procs"):
+                with contextlib.suppress(OSError):  # exited meanwhile
+                    _write(where / "cgroup.procs", str(pid))
+            _rmdir(directory)
+
+
 def every_group() -> dict[str, list[Path]]:
     """Every group of ours on this machine, by name, with its directory in each hierarchy; also those made
     by harnesses that sat in other groups than we do (each hierarchy is searched from its root)."""
     roots = []
     for line in MOUNTS.read_text().splitlines():
         _, where, kind, options, *_ = line.split()
-        if kind == "cgroup2" or (kind == "cgroup" and {"cpuacct", "memory"} & set(options.split(","))):
+        # cpu too: a quota (cpu_quota) puts a server's processes in a group of that hierarchy.
+        if kind == "cgroup2" or (kind == "cgroup" and {"cpu", "cpuacct", "memory"} & set(options.split(","))):
             roots.append(where)
     found: dict[str, list[Path]] = {}
     for top in dict.fromkeys(roots):  # cpu and cpuacct may share one mount
