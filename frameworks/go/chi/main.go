@@ -31,6 +31,7 @@ func main() {
 	r := chi.NewRouter()
 	// No middleware.Logger: no access log.
 	r.Get("/plaintext", h.Plaintext)
+	r.Get("/async", h.Async)
 	r.Get("/json", h.JSON)
 	r.Get("/db", h.DB)
 	r.Get("/session", h.Session)

@@ -6,6 +6,7 @@ import (
 	"log"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/gorilla/websocket"
 	"github.com/labstack/echo/v4"
@@ -106,6 +107,11 @@ func main() {
 		}
 	})
 	e.GET("/plaintext", func(c echo.Context) error { return c.String(http.StatusOK, "Hello, World!") })
+	// net/http serves each connection in its own goroutine: time.Sleep parks it without holding a thread.
+	e.GET("/async", func(c echo.Context) error {
+		time.Sleep(common.AsyncWait)
+		return c.String(http.StatusOK, "Hello, World!")
+	})
 	e.GET("/json", func(c echo.Context) error {
 		return c.JSON(http.StatusOK, map[string]string{"message": "Hello, World!"})
 	})

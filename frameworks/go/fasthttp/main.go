@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"log"
 	"strconv"
+	"time"
 
 	"github.com/fasthttp/websocket"
 	"github.com/valyala/fasthttp"
@@ -120,6 +121,12 @@ func (a *app) route(ctx *fasthttp.RequestCtx) {
 	path := ctx.Path()
 	switch string(path) {
 	case "/plaintext":
+		text(ctx, fasthttp.StatusOK, "Hello, World!")
+	case "/async":
+		// fasthttp runs each connection's handler on a goroutine of its worker pool, which grows on demand up
+		// to Server.Concurrency (fasthttp.DefaultConcurrency, 256 * 1024): time.Sleep parks that goroutine,
+		// not a thread, and the other connections get workers of their own.
+		time.Sleep(common.AsyncWait)
 		text(ctx, fasthttp.StatusOK, "Hello, World!")
 	case "/json":
 		writeJSON(ctx, map[string]string{"message": "Hello, World!"})

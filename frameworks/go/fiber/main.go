@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gofiber/contrib/websocket"
 	"github.com/gofiber/fiber/v2"
@@ -92,6 +93,13 @@ func main() {
 		DisableStartupMessage: true,
 	})
 	server.Get("/plaintext", func(c *fiber.Ctx) error { return c.SendString("Hello, World!") })
+	// fasthttp runs each connection's handler on a goroutine of its worker pool, which grows on demand up to
+	// Concurrency (fiber's default, 256 * 1024): time.Sleep parks that goroutine, not a thread, and the other
+	// connections get workers of their own.
+	server.Get("/async", func(c *fiber.Ctx) error {
+		time.Sleep(common.AsyncWait)
+		return c.SendString("Hello, World!")
+	})
 	server.Get("/json", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"message": "Hello, World!"}) })
 	server.Get("/db", a.db)
 	server.Get("/session", a.session)

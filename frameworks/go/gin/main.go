@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"log"
 	"net/http"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/gorilla/websocket"
@@ -97,6 +98,11 @@ func main() {
 	// Registered before the routes so that it also runs for 404s and static files; net/http sets Date.
 	r.Use(func(c *gin.Context) { c.Header("Server", "Gin") })
 	r.GET("/plaintext", func(c *gin.Context) { c.String(http.StatusOK, "Hello, World!") })
+	// net/http serves each connection in its own goroutine: time.Sleep parks it without holding a thread.
+	r.GET("/async", func(c *gin.Context) {
+		time.Sleep(common.AsyncWait)
+		c.String(http.StatusOK, "Hello, World!")
+	})
 	r.GET("/json", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"message": "Hello, World!"}) })
 	r.GET("/db", a.db)
 	r.GET("/session", a.session)

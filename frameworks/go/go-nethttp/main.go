@@ -37,6 +37,7 @@ func main() {
 	h := stdhttp.New(b)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /plaintext", h.Plaintext)
+	mux.HandleFunc("GET /async", h.Async)
 	mux.HandleFunc("GET /json", h.JSON)
 	mux.HandleFunc("GET /db", h.DB)
 	mux.HandleFunc("GET /session", h.Session)

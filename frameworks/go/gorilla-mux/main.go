@@ -33,6 +33,7 @@ func main() {
 	r := mux.NewRouter()
 	// No handlers.LoggingHandler: no access log.
 	r.HandleFunc("/plaintext", h.Plaintext).Methods(http.MethodGet)
+	r.HandleFunc("/async", h.Async).Methods(http.MethodGet)
 	r.HandleFunc("/json", h.JSON).Methods(http.MethodGet)
 	r.HandleFunc("/db", h.DB).Methods(http.MethodGet)
 	r.HandleFunc("/session", h.Session).Methods(http.MethodGet)

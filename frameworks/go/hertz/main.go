@@ -169,6 +169,12 @@ func main() {
 	srv.GET("/plaintext", func(ctx context.Context, c *app.RequestContext) {
 		c.String(consts.StatusOK, "Hello, World!")
 	})
+	// netpoll hands each request to a goroutine of its pool (bytedance/gopkg gopool, capped at MaxInt32):
+	// time.Sleep parks that goroutine, not an event loop or a thread.
+	srv.GET("/async", func(ctx context.Context, c *app.RequestContext) {
+		time.Sleep(common.AsyncWait)
+		c.String(consts.StatusOK, "Hello, World!")
+	})
 	srv.GET("/json", func(ctx context.Context, c *app.RequestContext) {
 		c.JSON(consts.StatusOK, utils.H{"message": "Hello, World!"})
 	})

@@ -29,6 +29,7 @@ func main() {
 	h := stdhttp.New(b)
 	router := httprouter.New()
 	router.HandlerFunc(http.MethodGet, "/plaintext", h.Plaintext)
+	router.HandlerFunc(http.MethodGet, "/async", h.Async)
 	router.HandlerFunc(http.MethodGet, "/json", h.JSON)
 	router.HandlerFunc(http.MethodGet, "/db", h.DB)
 	router.HandlerFunc(http.MethodGet, "/session", h.Session)

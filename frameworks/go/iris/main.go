@@ -5,6 +5,7 @@ package main
 import (
 	"log"
 	"net/http"
+	"time"
 
 	"github.com/kataras/iris/v12"
 	"github.com/kataras/iris/v12/middleware/recover"
@@ -108,6 +109,11 @@ func main() {
 	app.RegisterView(iris.HTML(common.Templates, ".html"))
 
 	app.Get("/plaintext", func(ctx iris.Context) { ctx.Text("Hello, World!") })
+	// net/http serves each connection in its own goroutine: time.Sleep parks it without holding a thread.
+	app.Get("/async", func(ctx iris.Context) {
+		time.Sleep(common.AsyncWait)
+		ctx.Text("Hello, World!")
+	})
 	app.Get("/json", func(ctx iris.Context) { ctx.JSON(iris.Map{"message": "Hello, World!"}) })
 	app.Get("/db", h.db)
 	app.Get("/session", h.session)

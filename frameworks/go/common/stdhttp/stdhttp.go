@@ -7,14 +7,15 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"webshootout/common"
 )
 
-// Handlers serves plaintext, json, db, session, hash and TechEmpower's queries, updates, fortunes and
-// cached.
+// Handlers serves plaintext, json, db, session, hash, async and TechEmpower's queries, updates, fortunes
+// and cached.
 type Handlers struct {
 	Pool     *pgxpool.Pool
 	HashFile common.HashFile
@@ -53,6 +54,13 @@ func writeJSON(w http.ResponseWriter, v any) {
 }
 
 func (h *Handlers) Plaintext(w http.ResponseWriter, r *http.Request) {
+	text(w, http.StatusOK, "Hello, World!")
+}
+
+// Async answers as Plaintext after common.AsyncWait: net/http serves each connection in its own
+// goroutine, which time.Sleep parks without holding a thread.
+func (h *Handlers) Async(w http.ResponseWriter, r *http.Request) {
+	time.Sleep(common.AsyncWait)
 	text(w, http.StatusOK, "Hello, World!")
 }
 

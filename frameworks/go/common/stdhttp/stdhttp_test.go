@@ -6,7 +6,9 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 
 	"webshootout/common"
 )
@@ -55,6 +57,34 @@ func TestCachedAnswersTheCountOfRowsAsJSON(t *testing.T) {
 		}
 		if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "application/json" || len(rows) != want {
 			t.Errorf("%q: %d %q, %d rows, want %d", query, rec.Code, rec.Header().Get("Content-Type"), len(rows), want)
+		}
+	}
+}
+
+func TestAsyncWaitsThenAnswersAsPlaintextAndWaitsOverlap(t *testing.T) {
+	h := &Handlers{}
+	const n = 16
+	recs := make([]*httptest.ResponseRecorder, n)
+	var wg sync.WaitGroup
+	started := time.Now()
+	for i := range recs {
+		recs[i] = httptest.NewRecorder()
+		wg.Add(1)
+		go func(rec *httptest.ResponseRecorder) {
+			defer wg.Done()
+			h.Async(rec, httptest.NewRequest("GET", "/async", nil))
+		}(recs[i])
+	}
+	wg.Wait()
+	took := time.Since(started)
+	if took < common.AsyncWait || took > n*common.AsyncWait/2 {
+		t.Errorf("%d concurrent answers took %v: want at least %v and well under %v (the waits in turn)",
+			n, took, common.AsyncWait, n*common.AsyncWait)
+	}
+	for _, rec := range recs {
+		if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "text/plain; charset=utf-8" ||
+			rec.Header().Get("Content-Length") != "13" || rec.Body.String() != "Hello, World!" {
+			t.Errorf("%d %q %q %q", rec.Code, rec.Header().Get("Content-Type"), rec.Header().Get("Content-Length"), rec.Body.String())
 		}
 	}
 }
