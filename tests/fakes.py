@@ -112,6 +112,7 @@ class FakeStack:
     events: list = field(default_factory=list)
     assets: assets.Assets | None = None
     link: object = None  # what cpu_link hands the run: None, or a cpulink.Link over a fake probe
+    speed: object = None  # what machine_speed hands the run: None, or a FakeSpeed
     compiling: list = field(default_factory=list)  # the JIT's share of a CPU in each window, in turn (then None)
 
     @contextlib.contextmanager
@@ -128,6 +129,10 @@ class FakeStack:
         return self.link
 
     @contextlib.contextmanager
+    def machine_speed(self, load_cpus, where):
+        yield self.speed
+
+    @contextlib.contextmanager
     def serving(self, variant, env, *, install: bool, on_stop_fault):
         if variant.id in self.fails:
             raise Failed(Fault("start", "exited with code 3", "cannot start: bad config"))
@@ -138,6 +143,16 @@ class FakeStack:
             self.events.append(("stop", variant.id))
             if variant.id in self.leaks:
                 on_stop_fault(Fault("stop", "1 process left behind: fake (pid 1)"))
+
+
+class FakeSpeed:
+    """The machine's speed probe, answering `rates` in turn (million steps a second)."""
+
+    def __init__(self, *rates: float):
+        self.rates = list(rates)
+
+    def measure(self) -> float:
+        return self.rates.pop(0)
 
 
 @dataclass

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from .services import assets
-from .system import claims, cpulink, process, users
+from .system import claims, cpulink, process, speed, users
 from .stacks import provision
 from .console import say
 from . import server
@@ -256,6 +256,25 @@ def cpu_link(server_cpus: tuple[int, ...], load_cpus: tuple[int, ...],
         say(f"cannot measure how far apart the server and load CPUs are, so trials do not wait for them: {exc}")
         return None
     return link
+
+
+@contextlib.contextmanager
+def machine_speed(load_cpus: tuple[int, ...], where: Placement | None) -> Iterator[speed.Speed | None]:
+    """The speed probe on the first load CPU for the run (system/speed.py); None, having said why, where the load
+    runs on another host or the probe cannot start."""
+    if where is not None:
+        yield None
+        return
+    try:
+        probe = speed.Speed(native.binary().with_name("shootout-speed"), load_cpus[0])
+    except (DriverError, speed.SpeedError) as exc:
+        say(f"cannot measure the machine's speed, so trials do not record it: {exc}")
+        yield None
+        return
+    try:
+        yield probe
+    finally:
+        probe.close()
 
 
 def keepalive_mismatch(variant: Variant, kept: KeepAlive, proxied: bool = False) -> str | None:

@@ -2,7 +2,7 @@
 
 import json
 
-from fakes import FakeDatabase, FakeDriver, FakeStack
+from fakes import FakeDatabase, FakeDriver, FakeSpeed, FakeStack
 from integration.helpers import make_settings
 from schemas import assert_valid_lines
 from webshootout.commands import check, run
@@ -247,3 +247,15 @@ def test_a_stack_that_serves_none_of_a_parts_transports_is_not_started(fixture_r
     assert [e for e in stack.events if e[0] == "start"] == [("start", "faketls")]
     assert {s.transport for s in driver.specs} == {"h2c"} and {s.streams for s in driver.specs} == {8}
     assert [(s["framework"], s["workload"]) for s in rundir.lines() if s["kind"] == "skipped"] == [("fake", None)]
+
+
+def test_each_trial_records_the_machines_speed_just_before_and_after_it(root, tmp_path):
+    speeds = [5.0 + i / 10 for i in range(2 * len(IDS) * len(WORKLOADS))]
+    _, rundir, _, _ = _run(root, tmp_path, stack=FakeStack(speed=FakeSpeed(*speeds)), trials=1)
+    recorded = [t["machine_speed"] for t in _trials(rundir)]
+    assert recorded == [{"before": b, "after": a} for b, a in zip(speeds[::2], speeds[1::2])]
+
+
+def test_a_run_without_the_speed_probe_records_none(root, tmp_path):
+    _, rundir, _, _ = _run(root, tmp_path, trials=1)
+    assert {t["machine_speed"] for t in _trials(rundir)} == {None}

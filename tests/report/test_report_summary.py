@@ -238,3 +238,12 @@ def test_trials_in_two_groups_are_flagged_bimodal_with_both_groups_spelled_out()
         "bimodal: the trials fall in two groups, 7,448-7,464 req/s (2 trials) and 11,338-12,876 (3), more than 20 % ")
     steady = summary.summarize({}, [_line(n, 1000.0 + n) for n in range(1, 6)])["workloads"][0]["points"][0]
     assert steady["results"][0]["rps"]["groups"] == [] and "bimodal" not in steady["results"][0]["flags"]
+
+
+def test_the_runs_speed_is_the_median_and_range_of_its_trials_probes():
+    lines = [{"kind": "trial", "machine_speed": {"before": b, "after": a}} for b, a in ((5.0, 5.2), (4.0, 6.0))]
+    lines += [{"kind": "trial", "machine_speed": None}, {"kind": "fault"}]
+    speed = summary.machine_speed(lines)
+    assert speed == {"median": 5.1, "min": 4.0, "max": 6.0, "probes": 4}
+    assert fmt.speed_text({"machine_speed": speed}).startswith("5.10 M probe steps/s median, 4.00-6.00 over 4 probes")
+    assert summary.machine_speed([{"kind": "trial"}]) is None and fmt.speed_text({"machine_speed": None}) is None

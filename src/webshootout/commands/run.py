@@ -56,12 +56,13 @@ def run(settings: Settings, argv: list[str], *, driver: Driver | None = None, st
             else:
                 meta = machine.describe(settings, variants, argv, session)
             rundir.write_meta(meta)
-            context = RunContext(settings, rundir, env, driver or driver_for(settings, where), done, progress,
-                                 len(meta["sessions"]) - 1, stack,
-                                 stack.cpu_link(settings.server_cpus, settings.load_cpus, where),
-                                 session["interleave_seed"] or 0)
-            for part in settings.parts:
-                context.run_part(part, everything)
+            with stack.machine_speed(settings.load_cpus, where) as speed:
+                context = RunContext(settings, rundir, env, driver or driver_for(settings, where), done, progress,
+                                     len(meta["sessions"]) - 1, stack,
+                                     link=stack.cpu_link(settings.server_cpus, settings.load_cpus, where),
+                                     speed=speed, seed=session["interleave_seed"] or 0)
+                for part in settings.parts:
+                    context.run_part(part, everything)
     except KeyboardInterrupt:
         say(f"interrupted: finished trials are kept in {rundir.results}; continue with "
             f"--resume {rundir.path}")

@@ -13,6 +13,7 @@ from typing import Callable
 
 from ..stacks import catalog
 from ..system import cpulink, jit, process, steal
+from ..system.speed import Speed, SpeedError
 from .. import harness, load
 from ..hosts import placement
 from ..config import profiles
@@ -77,6 +78,7 @@ class RunContext:
     session: int  # index of this start of the run in meta.json's sessions
     stack: Stack = harness  # what starts servers: the harness, or a fake in unit tests
     link: cpulink.Link | None = None  # how far apart the server and load CPUs are, where it can be measured
+    speed: Speed | None = None  # the machine's speed probe (system/speed.py), where it runs
     seed: int = 0  # of the rounds' order (rounds.py), recorded in this session's entry of meta.json
     idle: tuple[Served, ...] = ()  # servers kept warm, not measured, whose CPU each trial records (rounds.py)
     tls_env: Environment | None = None  # the run's environment with its certificate, made for its first TLS lineup
@@ -242,6 +244,7 @@ class RunContext:
         self._settle(subject)
         # Outside the samplers: a wait for the CPUs must not count as the server's idle time.
         before, waited = self._link(lambda link: link.wait_near(say)) or (None, 0.0)
+        speed_before = self._speed()
         server, database = subject.served.samplers()
         stolen = None if self.settings.hosts else {"server": steal.Steal(self.settings.server_cpus),
                                                    "load": steal.Steal(self.settings.load_cpus)}
@@ -261,13 +264,15 @@ class RunContext:
             # The probe's thread on the server CPU must not share it with the load's last requests.
             subject.served.settle()
             measured = self._link(lambda link: link.after(before, waited))
+        speed_after = self._speed()
+        speed = {"before": speed_before, "after": speed_after} if speed_before and speed_after else None
         cpus = len(self.settings.load_cpus)
         client_cpu = 100.0 * result.client_cpu_s / result.duration_s / cpus if result.duration_s else 0.0
         # Like the requests and the client's CPU, the server's CPU is the measured window's where it is known.
         server_usage, database_usage, *idle_usages = ((s.during(*result.window) if result.window else s.usage)
                                                       for s in (server, database, *idle))
         idle_cpu = sum(u.cpu_percent for u in idle_usages) if idle else None
-        return result, Usages(server_usage, database_usage, client_cpu, steal_percent, idle_cpu), measured
+        return result, Usages(server_usage, database_usage, client_cpu, steal_percent, idle_cpu, speed), measured
 
     def _link(self, step: Callable[[cpulink.Link], object]):
         """A step of the CPU link, or None when there is none or it failed (then it is dropped, said once)."""
@@ -279,6 +284,18 @@ class RunContext:
             say(f"cannot measure how far apart the server and load CPUs are any more, so trials no longer wait "
                 f"for them: {exc}")
             self.link = None
+            return None
+
+    def _speed(self) -> float | None:
+        """A probe of the machine's speed, or None when there is none or it failed (then it is dropped, said
+        once)."""
+        if self.speed is None:
+            return None
+        try:
+            return round(self.speed.measure(), 3)
+        except SpeedError as exc:
+            say(f"cannot measure the machine's speed any more, so trials no longer record it: {exc}")
+            self.speed = None
             return None
 
     def _settle(self, subject: Subject) -> None:

@@ -75,6 +75,9 @@ class Usages:
     steal_percent: dict[str, float] | None = None
     # What the servers kept warm beside it (interleaved rounds) ran meanwhile, in all; None when none were.
     idle_cpu_percent: float | None = None
+    # The machine's speed just before and just after (system/speed.py), million steps a second; None where the
+    # probe does not run.
+    machine_speed: dict[str, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,7 @@ def trial_line(subject: Subject, point: Point, trial: TrialId, result: LoadResul
         jit_cpu_percent=None if compiling is None else round(compiling, 2), jit_reruns=trial.jit_reruns,
         steal_percent=usages.steal_percent,
         idle_cpu_percent=None if usages.idle_cpu_percent is None else round(usages.idle_cpu_percent, 2),
+        machine_speed=usages.machine_speed,
         outside_contract=variant.outside_contract,
         flags=flags_of(result, client_cpu, point) + (["cpus-far"] if link and link.far else [])
         + (["jit-compiling"] if compiling is not None and compiling > jit.LIMIT_PERCENT else []))

@@ -17,6 +17,7 @@ from ..results.rundir import RunDir
 from ..server import Environment
 from ..stacks.catalog import Variant
 from ..system import cpulink
+from ..system.speed import Speed
 from .lines import StackFailed, Subject
 
 
@@ -31,6 +32,9 @@ class Stack(Protocol):
 
     def cpu_link(self, server_cpus: tuple[int, ...], load_cpus: tuple[int, ...],
                  where: Placement | None) -> cpulink.Link | None: ...
+
+    def machine_speed(self, load_cpus: tuple[int, ...],
+                      where: Placement | None) -> AbstractContextManager[Speed | None]: ...
 
 
 class Steps(Protocol):

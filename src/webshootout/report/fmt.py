@@ -167,6 +167,16 @@ def pinning_text(run: dict) -> str:
             f"load generator on CPUs {pinning.get('load_cpus')}")
 
 
+def speed_text(run: dict) -> str | None:
+    """The machine's speed over the run, as its probes beside the trials measured it (system/speed.py)."""
+    speed = run.get("machine_speed")
+    if not speed:
+        return None
+    return (f"{speed['median']:.2f} M probe steps/s median, {speed['min']:.2f}-{speed['max']:.2f} over "
+            f"{speed['probes']} probes beside the trials (a fixed mix of work on the load CPU; slower phases of "
+            f"the host show as lower values)")
+
+
 def topology_lines(run: dict) -> list[str]:
     """With a hosts file: one line per role and per measured link; nothing for a one-machine run."""
     topology = run.get("topology")

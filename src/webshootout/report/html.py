@@ -54,6 +54,7 @@ def _header(run: dict) -> str:
         *([("Hosts", "<br>".join(escape(line) for line in fmt.topology_lines(run)))] if run.get("topology") else []),
         ("Load", escape(f"{settings.get('driver')}: {settings.get('trials')} trials of {settings.get('duration')} s "
                         f"after {settings.get('warmup')} s warm-up; load points {', '.join(run['load_points'])}")),
+        *([("Machine speed", escape(fmt.speed_text(run)))] if fmt.speed_text(run) else []),
         ("Tools", escape(" · ".join(f"{k} {v}" for k, v in sorted(run["tools"].items())))),
     ]
     meta = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import statistics
 from collections import defaultdict
 
 from ..system import cpulink
@@ -108,6 +109,16 @@ def _run_header(meta: dict) -> dict:
     }
 
 
+def machine_speed(lines: list[dict]) -> dict | None:
+    """The run's speed from the probes beside its trials (system/speed.py): their median and range, million
+    steps a second; None when no trial recorded one."""
+    probes = [v for line in lines if line["kind"] == "trial" and line.get("machine_speed")
+              for v in line["machine_speed"].values()]
+    if not probes:
+        return None
+    return {"median": statistics.median(probes), "min": min(probes), "max": max(probes), "probes": len(probes)}
+
+
 def _keepalive(lines: list[dict]) -> dict[tuple[str, str], dict]:
     """What verification measured of keep-alive, per (framework, workload), where it did."""
     return {(line["framework"], line["workload"]): line["keepalive"] for line in lines
@@ -144,6 +155,7 @@ def summarize(meta: dict, lines: list[dict]) -> dict:
     paths = sorted({line["io"] for line in lines if line["kind"] == "trial" and line.get("io")})
     if paths:
         header["tools"]["shootout-load"] = " and ".join(paths)
+    header["machine_speed"] = machine_speed(lines)
     return {"schema": SCHEMA, "run": {**header, "load_points": labels}, "workloads": workloads,
             "not_measured": _not_measured(lines)}
 

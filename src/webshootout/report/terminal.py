@@ -30,6 +30,8 @@ def render(summary: dict) -> str:
     if summary["not_measured"]:
         out.append("\n== not measured ==")
         out.extend(fmt.not_measured_line(item) for item in summary["not_measured"])
+    if out and fmt.speed_text(summary["run"]):
+        out.append(f"\nmachine speed: {fmt.speed_text(summary['run'])}")
     hosts = fmt.topology_lines(summary["run"])
     if out and hosts:
         out.append("\n== hosts ==")

@@ -113,6 +113,7 @@ class Trial:
     steal_percent: float | None = None
     idle_cpu_percent: float | None = None
     outside_contract: str | None = None  # the manifest's reason, for a variant the report shows apart
+    machine_speed: dict | None = None  # {"before", "after"}: system/speed.py's probe, million steps a second
     time: str = field(default_factory=now)
 
 
