@@ -1,8 +1,9 @@
-{-# LANGUAGE OverloadedStrings #-}
+{-# LANGUAGE OverloadedStrings, PackageImports #-}
 -- | The session counter in usersessions: one transaction that locks the visitor's row.
 module Shootout.Session (sessionCookie, bumpSession) where
 
-import Crypto.Random (getRandomBytes)
+-- Named by package: crypto-api and crypto-random (which yesod brings in) expose a Crypto.Random too.
+import "cryptonite" Crypto.Random (getRandomBytes)
 import qualified Data.ByteArray.Encoding as BAE
 import qualified Data.ByteString as B
 import Data.Aeson (decodeStrict, encode, object, withObject, (.:), (.=))
