@@ -42,6 +42,11 @@ const server = Bun.serve({
   ...(tls && { tls, http2: true }),
   routes: {
     '/plaintext': () => text('Hello, World!'),
+    // async: Bun.sleep, Bun's own timer (the event loop goes on serving), then the plaintext answer.
+    '/async': async () => {
+      await Bun.sleep(15);
+      return text('Hello, World!');
+    },
     '/json': () => json({ message: 'Hello, World!' }),
     '/db': async () => json(await randomWorld()),
     '/queries': async (req) => json(await randomWorlds(tfb.count(new URL(req.url).searchParams.get('queries')))),

@@ -3,6 +3,7 @@
 // between them is passed in: hono's own exports (each stack pins and installs its hono; common/ has no
 // node_modules to import it from), the runtime adapter's serveStatic and upgradeWebSocket, and the
 // database client's queries.
+const { setTimeout: sleep } = require('node:timers/promises');
 const hashing = require('./hash.js');
 const tfb = require('./tfb.js');
 
@@ -22,6 +23,11 @@ function honoApp({ hono, adapter, db, readHashFile, staticDir, secretKey }) {
   });
 
   app.get('/plaintext', (c) => c.text('Hello, World!'));
+  // async: node:timers/promises, which Node, Bun and Deno all provide: a timer on the event loop.
+  app.get('/async', async (c) => {
+    await sleep(15);
+    return c.text('Hello, World!');
+  });
   app.get('/json', (c) => c.json({ message: 'Hello, World!' }));
   app.get('/db', async (c) => c.json(await db.randomWorld()));
   app.get('/queries', async (c) => c.json(await db.randomWorlds(tfb.count(c.req.query('queries')))));

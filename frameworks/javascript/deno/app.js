@@ -2,6 +2,7 @@
 // CLI form of Deno.serve: this module's default export is the server's handler. `deno serve --parallel`
 // runs DENO_JOBS = WORKERS copies of it on one port.
 import { createRequire } from 'node:module';
+import { setTimeout as sleep } from 'node:timers/promises';
 import ejs from 'ejs';
 import postgres from 'postgres';
 
@@ -88,6 +89,13 @@ async function staticFile(name) {
   return new Response(file.readable, { headers: { ...SERVER, 'Content-Type': type, 'Content-Length': String(size) } });
 }
 
+// async: a 15 ms wait on the event loop's timer, through node:timers/promises (Deno's Node API; Deno's
+// own delay, @std/async, is on jsr, not reachable here), then the plaintext answer.
+async function wait() {
+  await sleep(15);
+  return text('Hello, World!');
+}
+
 function websocket(req) {
   if (req.headers.get('upgrade') !== 'websocket') return text('expected a WebSocket upgrade', 400);
   const { socket, response } = Deno.upgradeWebSocket(req);
@@ -101,6 +109,7 @@ export default {
     if (req.method !== 'GET') return text('method not allowed', 405);
     switch (url.pathname) {
       case '/plaintext': return text('Hello, World!');
+      case '/async': return wait();
       case '/json': return json({ message: 'Hello, World!' });
       case '/db': return json(await randomWorld());
       case '/queries': return json(await randomWorlds(tfb.count(url.searchParams.get('queries'))));

@@ -59,6 +59,12 @@ const app = new Elysia()
     set.headers['content-type'] = TEXT;
     return 'Hello, World!';
   })
+  // async: Bun.sleep, Bun's own timer (the event loop goes on serving), then the plaintext answer.
+  .get('/async', async ({ set }) => {
+    await Bun.sleep(15);
+    set.headers['content-type'] = TEXT;
+    return 'Hello, World!';
+  })
   .get('/json', () => ({ message: 'Hello, World!' }))
   .get('/db', () => randomWorld())
   .get('/queries', ({ query }) => randomWorlds(tfb.count(query.queries)))

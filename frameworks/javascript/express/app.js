@@ -6,6 +6,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs/promises');
 const http = require('node:http');
 const https = require('node:https');
+const { setTimeout: sleep } = require('node:timers/promises');
 const cookieParser = require('cookie-parser');
 const express = require('express');
 const { Pool } = require('pg');
@@ -70,6 +71,12 @@ app.use('/static', express.static(STATIC_DIR));
 app.use(cookieParser(SECRET_KEY));
 
 app.get('/plaintext', (req, res) => {
+  res.type('text/plain').send('Hello, World!');
+});
+
+// async: a 15 ms wait on the event loop's timer (timers/promises), then the plaintext answer.
+app.get('/async', async (req, res) => {
+  await sleep(15);
   res.type('text/plain').send('Hello, World!');
 });
 

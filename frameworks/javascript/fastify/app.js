@@ -3,6 +3,7 @@
 // `node app.js` serves in one process, `node ../common/cluster.js app.js` in WORKERS processes.
 const crypto = require('node:crypto');
 const fs = require('node:fs/promises');
+const { setTimeout: sleep } = require('node:timers/promises');
 const Fastify = require('fastify');
 const { Pool } = require('pg');
 const { positiveInteger } = require('../common/env.js');
@@ -53,6 +54,13 @@ app.register(require('@fastify/view'), {
 });
 
 app.get('/plaintext', async (request, reply) => {
+  reply.type('text/plain; charset=utf-8');
+  return 'Hello, World!';
+});
+
+// async: a 15 ms wait on the event loop's timer (timers/promises), then the plaintext answer.
+app.get('/async', async (request, reply) => {
+  await sleep(15);
   reply.type('text/plain; charset=utf-8');
   return 'Hello, World!';
 });

@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import http2 from 'node:http2';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import wsAdapter from 'crossws/adapters/node';
 import ejs from 'ejs';
@@ -52,6 +53,12 @@ function text(event, body, status = 200) {
 }
 
 app.get('/plaintext', (event) => text(event, 'Hello, World!'));
+
+// async: a 15 ms wait on the event loop's timer (timers/promises), then the plaintext answer.
+app.get('/async', async (event) => {
+  await sleep(15);
+  return text(event, 'Hello, World!');
+});
 
 // A returned object is serialized by h3 with JSON.stringify on every response.
 app.get('/json', () => ({ message: 'Hello, World!' }));

@@ -4,6 +4,7 @@
 const fs = require('node:fs/promises');
 const http2 = require('node:http2');
 const path = require('node:path');
+const { setTimeout: sleep } = require('node:timers/promises');
 const Hapi = require('@hapi/hapi');
 const Inert = require('@hapi/inert');
 const Vision = require('@hapi/vision');
@@ -84,6 +85,15 @@ async function main() {
       method: 'GET',
       path: '/plaintext',
       handler: (request, h) => h.response('Hello, World!').type('text/plain'),
+    },
+    {
+      method: 'GET',
+      path: '/async',
+      // A 15 ms wait on the event loop's timer (timers/promises), then the plaintext answer.
+      handler: async (request, h) => {
+        await sleep(15);
+        return h.response('Hello, World!').type('text/plain');
+      },
     },
     {
       method: 'GET',

@@ -5,6 +5,7 @@ const fs = require('node:fs/promises');
 const http = require('node:http');
 const http2 = require('node:http2');
 const path = require('node:path');
+const { setTimeout: sleep } = require('node:timers/promises');
 const render = require('@koa/ejs');
 const Router = require('@koa/router');
 const Koa = require('koa');
@@ -44,6 +45,13 @@ app.use(async (ctx, next) => {
 const router = new Router();
 
 router.get('/plaintext', (ctx) => {
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.body = 'Hello, World!';
+});
+
+// async: a 15 ms wait on the event loop's timer (timers/promises), then the plaintext answer.
+router.get('/async', async (ctx) => {
+  await sleep(15);
   ctx.type = 'text/plain; charset=utf-8';
   ctx.body = 'Hello, World!';
 });

@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const http = require('node:http');
 const http2 = require('node:http2');
 const path = require('node:path');
+const { setTimeout: sleep } = require('node:timers/promises');
 const ejs = require('ejs');
 const { Pool } = require('pg');
 const { WebSocketServer } = require('ws');
@@ -29,6 +30,12 @@ function send(res, status, type, body) {
 
 const text = (res, body, status = 200) => send(res, status, 'text/plain; charset=utf-8', body);
 const json = (res, value) => send(res, 200, 'application/json', JSON.stringify(value));
+
+// async: a 15 ms wait on the event loop's timer (timers/promises), then the plaintext answer.
+async function wait(res) {
+  await sleep(15);
+  text(res, 'Hello, World!');
+}
 
 async function db(req, res) {
   const id = crypto.randomInt(1, 10001);
@@ -114,6 +121,7 @@ async function route(req, res) {
   const query = () => new URLSearchParams(q === -1 ? '' : req.url.slice(q + 1));
   switch (pathname) {
     case '/plaintext': return text(res, 'Hello, World!');
+    case '/async': return wait(res);
     case '/json': return json(res, { message: 'Hello, World!' });
     case '/db': return db(req, res);
     case '/session': return session(req, res);

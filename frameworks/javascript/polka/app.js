@@ -5,6 +5,7 @@ const fs = require('node:fs/promises');
 const http = require('node:http');
 const http2 = require('node:http2');
 const path = require('node:path');
+const { setTimeout: sleep } = require('node:timers/promises');
 const send = require('@polka/send-type');
 const signature = require('cookie-signature');
 const ejs = require('ejs');
@@ -66,6 +67,11 @@ const app = polka({ server, onError, onNoMatch })
   // sirv, the static-file server Polka's README pairs it with (same author); /static is stripped by use().
   .use('/static', sirv(STATIC_DIR))
   .get('/plaintext', (req, res) => send(res, 200, 'Hello, World!', TEXT))
+  // async: a 15 ms wait on the event loop's timer (timers/promises), then the plaintext answer.
+  .get('/async', route(async (req, res) => {
+    await sleep(15);
+    send(res, 200, 'Hello, World!', TEXT);
+  }))
   // @polka/send-type serializes an object with JSON.stringify per response, as application/json.
   .get('/json', (req, res) => send(res, 200, { message: 'Hello, World!' }))
   .get('/db', route(async (req, res) => send(res, 200, await randomWorld())))

@@ -3,6 +3,7 @@
 // `node app.js` serves in one process, `node ../common/cluster.js app.js` in WORKERS processes.
 const fs = require('node:fs/promises');
 const path = require('node:path');
+const { setTimeout: sleep } = require('node:timers/promises');
 const signature = require('cookie-signature');
 const ejs = require('ejs');
 const { Pool } = require('pg');
@@ -52,6 +53,13 @@ server.get('/plaintext', (req, res, next) => {
   text(res);
   res.send('Hello, World!');
   next();
+});
+
+// async: a 15 ms wait on the event loop's timer (timers/promises), then the plaintext answer.
+server.get('/async', async (req, res) => {
+  await sleep(15);
+  text(res);
+  res.send('Hello, World!');
 });
 
 // restify's JSON formatter serializes with JSON.stringify on every response.

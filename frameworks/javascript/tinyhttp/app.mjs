@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import http2 from 'node:http2';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { App } from '@tinyhttp/app';
 import { cookieParser } from '@tinyhttp/cookie-parser';
@@ -50,6 +51,12 @@ app.use('/static', sirv(STATIC_DIR));
 app.use(cookieParser(SECRET_KEY));
 
 app.get('/plaintext', (req, res) => {
+  res.set('Content-Type', 'text/plain; charset=utf-8').send('Hello, World!');
+});
+
+// async: a 15 ms wait on the event loop's timer (timers/promises), then the plaintext answer.
+app.get('/async', async (req, res) => {
+  await sleep(15);
   res.set('Content-Type', 'text/plain; charset=utf-8').send('Hello, World!');
 });
 

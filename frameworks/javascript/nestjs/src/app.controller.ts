@@ -1,5 +1,6 @@
 import { Controller, Get, Header, Query, Render, Req, Res } from '@nestjs/common';
 import { readFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Cookies } from './cookies';
 import { Database } from './database';
 import { bump, hashing, tfb } from './shared';
@@ -15,6 +16,14 @@ export class AppController {
   @Get('plaintext')
   @Header('Content-Type', TEXT)
   plaintext() {
+    return 'Hello, World!';
+  }
+
+  // async: a 15 ms wait on the event loop's timer (timers/promises), then the plaintext answer.
+  @Get('async')
+  @Header('Content-Type', TEXT)
+  async delayed() {
+    await sleep(15);
     return 'Hello, World!';
   }
 
