@@ -26,6 +26,12 @@ async def plaintext(request: web.Request) -> web.Response:
     return text("Hello, World!")
 
 
+async def async_(request: web.Request) -> web.Response:
+    # The async workload: asyncio's non-blocking sleep, then plaintext's answer.
+    await asyncio.sleep(0.015)
+    return text("Hello, World!")
+
+
 async def json_(request: web.Request) -> web.Response:
     return web.json_response({"message": "Hello, World!"})
 
@@ -97,6 +103,7 @@ def create_app(pool_size: int) -> web.Application:
     # aiohttp-jinja2, aiohttp's Jinja2 integration; it turns autoescaping on by default.
     aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader("templates"))
     app.router.add_get("/plaintext", plaintext)
+    app.router.add_get("/async", async_)
     app.router.add_get("/json", json_)
     app.router.add_get("/db", db)
     app.router.add_get("/session", session)

@@ -75,6 +75,12 @@ async def plaintext(scope, send):
     await respond(send, 200, TEXT, b"Hello, World!")
 
 
+async def async_(scope, send):
+    # The async workload: asyncio's non-blocking sleep, then plaintext's answer.
+    await asyncio.sleep(0.015)
+    await respond(send, 200, TEXT, b"Hello, World!")
+
+
 async def json_(scope, send):
     await respond_json(send, {"message": "Hello, World!"})
 
@@ -143,6 +149,7 @@ async def static(scope, send):
 
 ROUTES = {
     "/plaintext": plaintext,
+    "/async": async_,
     "/json": json_,
     "/db": db,
     "/session": session,

@@ -55,6 +55,13 @@ async def plaintext():
     return text("Hello, World!")
 
 
+@get("/async")
+async def async_():
+    # The async workload: asyncio's non-blocking sleep, then plaintext's answer.
+    await asyncio.sleep(0.015)
+    return text("Hello, World!")
+
+
 @get("/json")
 async def json_():
     return json({"message": "Hello, World!"})

@@ -1,6 +1,7 @@
 """webshootout workloads on Bottle (see docs/workloads.md)."""
 
 import random
+import time
 
 from bottle import Bottle, json_dumps, request, response, static_file, template
 from shootout_common import env, hashing, psycopg_queries, psycopg_sessions
@@ -35,6 +36,13 @@ def json_list(rows: list) -> str:
 
 @app.get("/plaintext")
 def plaintext():
+    return text("Hello, World!")
+
+
+@app.get("/async")
+def async_():
+    # The async workload. Bottle has no event loop: the wait holds the request's thread (gunicorn gthread).
+    time.sleep(0.015)
     return text("Hello, World!")
 
 

@@ -78,6 +78,13 @@ async def plaintext():
     return text("Hello, World!")
 
 
+@app.route("/async")
+async def async_():
+    # The async workload: asyncio's non-blocking sleep, then plaintext's answer.
+    await asyncio.sleep(0.015)
+    return text("Hello, World!")
+
+
 @app.route("/json")
 @service.json
 async def json_():

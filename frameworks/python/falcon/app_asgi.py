@@ -44,6 +44,13 @@ class Plaintext:
         text(resp, "Hello, World!")
 
 
+class Async:
+    async def on_get(self, req, resp) -> None:
+        # The async workload: asyncio's non-blocking sleep, then plaintext's answer.
+        await asyncio.sleep(0.015)
+        text(resp, "Hello, World!")
+
+
 class Json:
     async def on_get(self, req, resp) -> None:
         resp.media = {"message": "Hello, World!"}  # Falcon's JSON media handler
@@ -113,6 +120,7 @@ class Echo:
 
 app = falcon.asgi.App(middleware=[Pool()])
 app.add_route("/plaintext", Plaintext())
+app.add_route("/async", Async())
 app.add_route("/json", Json())
 app.add_route("/db", Db())
 app.add_route("/session", Session())

@@ -1,5 +1,6 @@
 """webshootout workloads on FastAPI (see docs/workloads.md)."""
 
+import asyncio
 import contextlib
 import random
 from typing import Annotated
@@ -43,6 +44,13 @@ async def bad_request(request: Request, exc: RequestValidationError) -> PlainTex
 
 @app.get("/plaintext", response_class=PlainTextResponse)
 async def plaintext() -> str:
+    return "Hello, World!"
+
+
+@app.get("/async", response_class=PlainTextResponse)
+async def async_() -> str:
+    # The async workload: asyncio's non-blocking sleep, then plaintext's answer.
+    await asyncio.sleep(0.015)
     return "Hello, World!"
 
 

@@ -1,6 +1,7 @@
 """webshootout workloads on Flask (see docs/workloads.md)."""
 
 import random
+import time
 
 from flask import Flask, Response, jsonify, render_template, request
 from shootout_common import env, hashing, psycopg_queries, psycopg_sessions
@@ -26,6 +27,14 @@ def text(body: str, status: int = 200) -> Response:
 
 @app.get("/plaintext")
 def plaintext():
+    return text("Hello, World!")
+
+
+@app.get("/async")
+def async_():
+    # The async workload. Flask on WSGI has no event loop: the wait holds the request's thread (gunicorn
+    # gthread, Granian's blocking threads, the development server's thread per connection).
+    time.sleep(0.015)
     return text("Hello, World!")
 
 

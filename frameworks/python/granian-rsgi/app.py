@@ -59,8 +59,8 @@ class App:
         self.pool = None
         self.world_cache = te.WorldCache()
         self.routes = {
-            "/plaintext": self.plaintext, "/json": self.json, "/db": self.db, "/session": self.session,
-            "/hash": self.hash, "/queries": self.queries, "/updates": self.updates,
+            "/plaintext": self.plaintext, "/async": self.async_, "/json": self.json, "/db": self.db,
+            "/session": self.session, "/hash": self.hash, "/queries": self.queries, "/updates": self.updates,
             "/fortunes": self.fortunes, "/cached-queries": self.cached_queries,
         }
 
@@ -88,6 +88,11 @@ class App:
                 protocol.close(1008)
 
     async def plaintext(self, scope, protocol):
+        protocol.response_bytes(200, TEXT, b"Hello, World!")
+
+    async def async_(self, scope, protocol):
+        # The async workload: asyncio's non-blocking sleep (the worker's loop), then plaintext's answer.
+        await asyncio.sleep(0.015)
         protocol.response_bytes(200, TEXT, b"Hello, World!")
 
     async def json(self, scope, protocol):

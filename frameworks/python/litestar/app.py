@@ -1,5 +1,6 @@
 """webshootout workloads on Litestar (see docs/workloads.md), served by uvicorn."""
 
+import asyncio
 import contextlib
 from pathlib import Path
 
@@ -27,6 +28,13 @@ async def database(app: Litestar):
 
 @get("/plaintext", media_type=MediaType.TEXT)
 async def plaintext() -> str:
+    return "Hello, World!"
+
+
+@get("/async", media_type=MediaType.TEXT)
+async def async_() -> str:
+    # The async workload: asyncio's non-blocking sleep, then plaintext's answer.
+    await asyncio.sleep(0.015)
     return "Hello, World!"
 
 
@@ -87,7 +95,7 @@ async def echo(data: str) -> str:
 
 app = Litestar(
     route_handlers=[
-        plaintext, json_, db, session, hash_, queries, updates, fortunes, cached_queries, echo,
+        plaintext, async_, json_, db, session, hash_, queries, updates, fortunes, cached_queries, echo,
         create_static_files_router(path="/static", directories=[env.value("STATIC_DIR")]),
     ],
     lifespan=[database],

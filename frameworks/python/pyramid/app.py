@@ -5,6 +5,7 @@ Pyramid project's setup.py entry point would; gunicorn --paste builds the app fr
 """
 
 import random
+import time
 
 from pyramid.config import Configurator
 from pyramid.session import SignedCookieSessionFactory
@@ -15,6 +16,13 @@ from shootout_common import techempower as te
 
 @view_config(route_name="plaintext", renderer="string")
 def plaintext(request):
+    return "Hello, World!"
+
+
+@view_config(route_name="async", renderer="string")
+def async_(request):
+    # The async workload. Pyramid is WSGI only: the wait holds the request's thread (gunicorn gthread).
+    time.sleep(0.015)
     return "Hello, World!"
 
 
@@ -86,7 +94,7 @@ def main(global_config, **settings):
             env.value("SECRET_KEY"), cookie_name=psycopg_sessions.COOKIE, httponly=True,
             timeout=None, reissue_time=None))
         config.include("pyramid_jinja2")
-        for name, path in [("plaintext", "/plaintext"), ("json", "/json"), ("db", "/db"),
+        for name, path in [("plaintext", "/plaintext"), ("async", "/async"), ("json", "/json"), ("db", "/db"),
                            ("session", "/session"), ("hash", "/hash"), ("queries", "/queries"),
                            ("updates", "/updates"), ("fortunes", "/fortunes"), ("cached", "/cached-queries")]:
             config.add_route(name, path, request_method="GET")

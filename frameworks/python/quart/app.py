@@ -1,5 +1,6 @@
 """webshootout workloads on Quart (see docs/workloads.md)."""
 
+import asyncio
 import random
 
 from quart import Quart, Response, render_template, request, websocket
@@ -31,6 +32,13 @@ def text(body: str, status: int = 200) -> Response:
 
 @app.get("/plaintext")
 async def plaintext() -> Response:
+    return text("Hello, World!")
+
+
+@app.get("/async")
+async def async_() -> Response:
+    # The async workload: asyncio's non-blocking sleep, then plaintext's answer.
+    await asyncio.sleep(0.015)
     return text("Hello, World!")
 
 

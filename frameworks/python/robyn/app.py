@@ -57,6 +57,13 @@ async def plaintext(request: Request) -> Response:
     return text("Hello, World!")
 
 
+@app.get("/async")
+async def async_(request: Request) -> Response:
+    # The async workload: asyncio's non-blocking sleep, then plaintext's answer.
+    await asyncio.sleep(0.015)
+    return text("Hello, World!")
+
+
 @app.get("/json")
 async def json_(request: Request) -> Response:
     return json({"message": "Hello, World!"})

@@ -48,6 +48,13 @@ async def plaintext(request) -> HTTPResponse:
     return text("Hello, World!")
 
 
+@app.get("/async")
+async def async_(request) -> HTTPResponse:
+    # The async workload: asyncio's non-blocking sleep, then plaintext's answer.
+    await asyncio.sleep(0.015)
+    return text("Hello, World!")
+
+
 @app.get("/json")
 async def json_(request) -> HTTPResponse:
     return json_response({"message": "Hello, World!"})

@@ -1,5 +1,6 @@
 """webshootout workloads on Starlette (see docs/workloads.md)."""
 
+import asyncio
 import contextlib
 import random
 
@@ -27,6 +28,12 @@ async def lifespan(app):
 
 
 async def plaintext(request):
+    return PlainTextResponse("Hello, World!")
+
+
+async def async_(request):
+    # The async workload: asyncio's non-blocking sleep, then plaintext's answer.
+    await asyncio.sleep(0.015)
     return PlainTextResponse("Hello, World!")
 
 
@@ -87,6 +94,7 @@ async def echo(websocket):
 app = Starlette(
     routes=[
         Route("/plaintext", plaintext),
+        Route("/async", async_),
         Route("/json", json_),
         Route("/db", db),
         Route("/session", session),

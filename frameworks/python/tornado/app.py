@@ -36,6 +36,14 @@ class Plaintext(TextHandler):
         self.write("Hello, World!")
 
 
+class Async(TextHandler):
+    async def get(self) -> None:
+        # The async workload: a coroutine handler awaiting asyncio's non-blocking sleep on Tornado's IOLoop
+        # (an asyncio loop), then plaintext's answer.
+        await asyncio.sleep(0.015)
+        self.write("Hello, World!")
+
+
 class Json(tornado.web.RequestHandler):
     def get(self) -> None:
         # write() of a dict serializes it and sets application/json.
@@ -121,6 +129,7 @@ async def serve(sockets: list, tls: ssl.SSLContext | None) -> None:
         app = tornado.web.Application(
             [
                 (r"/plaintext", Plaintext),
+                (r"/async", Async),
                 (r"/json", Json),
                 (r"/db", Db, {"pool": pool}),
                 (r"/session", Session, {"pool": pool}),

@@ -1,5 +1,6 @@
-"""webshootout workloads (see docs/workloads.md) as plain synchronous Django views."""
+"""webshootout workloads (see docs/workloads.md) as plain synchronous Django views, but async's."""
 
+import asyncio
 import random
 
 from django.conf import settings
@@ -21,6 +22,14 @@ def text(body: str) -> HttpResponse:
 
 
 def plaintext(request):
+    return text("Hello, World!")
+
+
+async def async_(request):
+    # The async workload, Django's async view: under ASGI (django-uvicorn) it awaits on the event loop without
+    # holding a thread; under WSGI (gunicorn gthread, runserver) Django runs it to its end while the request's
+    # thread waits, as a thread-per-request server does.
+    await asyncio.sleep(0.015)
     return text("Hello, World!")
 
 

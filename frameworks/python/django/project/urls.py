@@ -4,6 +4,7 @@ from hello import views
 
 urlpatterns = [
     path("plaintext", views.plaintext),
+    path("async", views.async_),
     path("json", views.json_),
     path("db", views.db),
     path("session", views.session),
