@@ -12,6 +12,12 @@ $app->get('/plaintext', function (Request $request, Response $response) {
     return $response->withHeader('Content-Type', 'text/plain; charset=utf-8')->write('Hello, World!');
 });
 
+// The async workload: PHP has no event loop under php-fpm, so the wait holds this child.
+$app->get('/async', function (Request $request, Response $response) {
+    usleep(15000);
+    return $response->withHeader('Content-Type', 'text/plain; charset=utf-8')->write('Hello, World!');
+});
+
 $app->get('/json', function (Request $request, Response $response) {
     return $response->withJson(['message' => 'Hello, World!']);
 });

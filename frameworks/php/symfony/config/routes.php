@@ -6,6 +6,7 @@ use Symfony\Component\Routing\Loader\Configurator\RoutingConfigurator;
 
 return static function (RoutingConfigurator $routes): void {
     $routes->add('plaintext', '/plaintext')->controller([BenchmarkController::class, 'plaintext'])->methods(['GET']);
+    $routes->add('async', '/async')->controller([BenchmarkController::class, 'async'])->methods(['GET']);
     $routes->add('json', '/json')->controller([BenchmarkController::class, 'jsonMessage'])->methods(['GET']);
     $routes->add('db', '/db')->controller([BenchmarkController::class, 'db'])->methods(['GET']);
     $routes->add('session', '/session')->controller([BenchmarkController::class, 'session'])->methods(['GET']);

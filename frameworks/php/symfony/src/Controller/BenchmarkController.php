@@ -16,6 +16,13 @@ class BenchmarkController extends AbstractController
         return new Response('Hello, World!', 200, ['Content-Type' => 'text/plain']);
     }
 
+    // The async workload: PHP has no event loop under php-fpm, so the wait holds this child.
+    public function async(): Response
+    {
+        usleep(15000);
+        return new Response('Hello, World!', 200, ['Content-Type' => 'text/plain']);
+    }
+
     public function jsonMessage(): JsonResponse
     {
         return $this->json(['message' => 'Hello, World!']);
