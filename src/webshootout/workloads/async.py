@@ -32,7 +32,9 @@ def verify(ctx: Context) -> None:
     took, response = _timed(ctx.visitor(), ctx.path)
     expect(request, response, content_type=TEXT_UTF8)
     expect_body(request, response, BODY.encode())
-    answers = at_once(ctx, ctx.path, CONCURRENCY, _timed)
+    # Timed on the second round: the first opens the connections (a TLS handshake each) and warms a JIT, which
+    # on a busy machine alone can take a plaintext's median past the limit.
+    answers = at_once(ctx, ctx.path, CONCURRENCY, _timed, rounds=2)
     for ms, answer in answers:
         expect(f"{CONCURRENCY} concurrent {request}", answer, content_type=TEXT_UTF8)
         expect_body(f"{CONCURRENCY} concurrent {request}", answer, BODY.encode())

@@ -17,9 +17,13 @@ CONCURRENCY = 64
 TIMEOUT = 60.0
 
 
-def at_once(ctx: Context, path: str, requests: int, read: Callable[[Visitor, str], T]) -> list[T]:
+def at_once(ctx: Context, path: str, requests: int, read: Callable[[Visitor, str], T], rounds: int = 1) -> list[T]:
     """`requests` GETs of `path` in parallel threads; what `read(visitor, path)` made of each answer. The first
-    error raised by any of them is raised here, once all have ended."""
+    error raised by any of them is raised here, once all have ended. With more `rounds`, each visitor asks again
+    on its connection once all have answered, and the last round's answers are returned: the earlier ones
+    opened the connections (TLS handshakes included) and warmed the server."""
     visitors = [ctx.visitor(cookies=False, timeout=TIMEOUT) for _ in range(requests)]
     with ThreadPoolExecutor(max_workers=requests) as pool:
-        return list(pool.map(lambda visitor: read(visitor, path), visitors))
+        for _ in range(rounds):
+            answers = list(pool.map(lambda visitor: read(visitor, path), visitors))
+    return answers
