@@ -14,7 +14,6 @@ pub mod stats;
 pub mod sys;
 pub mod tls;
 pub mod timer;
-pub mod transport;
 pub mod url;
 pub mod visitor;
 pub mod warmup;
