@@ -1,8 +1,8 @@
-//! One connection slot: its socket, buffers and requests in flight, the visitor it carries across
-//! reconnects, and the socket I/O on it (bounded, so neither side can grow a buffer without end).
+//! One connection slot: its socket, buffers and requests in flight, and the visitor it carries across
+//! reconnects.
 
 use std::collections::VecDeque;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::time::Instant;
 
 use mio::net::TcpStream;
@@ -34,15 +34,6 @@ pub struct InFlight {
     pub sent: Instant,
     /// HTTP/2: the stream that carries it (0 over HTTP/1.1, where answers come in order).
     pub stream: u32,
-}
-
-/// What one read from the socket gave.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Received {
-    Data(usize),
-    End,
-    Nothing,
-    Failed,
 }
 
 pub struct Conn {
@@ -131,37 +122,5 @@ impl Conn {
             tls.write_tls(&mut self.out)?;
         }
         Ok(())
-    }
-
-    /// Writes what is buffered until done or the socket is full; an error if the connection failed.
-    pub fn flush(&mut self) -> io::Result<()> {
-        let Some(stream) = self.stream.as_mut() else { return Err(io::ErrorKind::NotConnected.into()) };
-        while !self.out.is_empty() {
-            match stream.write(&self.out) {
-                Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
-                Ok(n) if n == self.out.len() => self.out.clear(),
-                Ok(n) => {
-                    self.out.drain(..n);
-                }
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(())
-    }
-
-    /// One read into `scratch`.
-    pub fn receive(&mut self, scratch: &mut [u8]) -> Received {
-        let Some(stream) = self.stream.as_mut() else { return Received::Failed };
-        loop {
-            return match stream.read(scratch) {
-                Ok(0) => Received::End,
-                Ok(n) => Received::Data(n),
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => Received::Nothing,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(_) => Received::Failed,
-            };
-        }
     }
 }

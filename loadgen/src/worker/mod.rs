@@ -5,23 +5,24 @@
 //! the window and bursts.
 
 pub(crate) mod bufring;
-mod epoll;
+pub mod epoll;
 mod opening;
 mod receive;
 mod record;
 mod secure;
 mod steps;
 mod streams;
-mod uring;
+pub mod uring;
 
 use std::collections::VecDeque;
 use std::io;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use mio::net::TcpStream;
+
 use crate::cli::Config;
 use crate::conn::{Conn, InFlight, State};
-use crate::io::IoPath;
 use crate::schedule::{self, Pacing, Window};
 use crate::stats::{ErrorKind, Stats};
 use crate::visitor::Visitor;
@@ -30,18 +31,28 @@ use crate::ws;
 /// How often connections are checked for timeouts and back-offs.
 const SCAN: Duration = Duration::from_millis(20);
 
-/// The event loop and socket I/O of the run's path.
-enum Io {
-    Epoll(epoll::Epoll),
-    Uring(Box<uring::Uring>),
+/// The event loop and the socket I/O of a run's path (`epoll::Epoll`, `uring::Uring`): what the worker
+/// asks of the kernel for its connections. The rest of the worker is the same code on either path.
+pub trait Driver: Sized {
+    fn new(config: &Config, connections: usize) -> io::Result<Self>;
+    /// A connect is under way on the slot's new socket: its end is to be reported.
+    fn watch(&mut self, idx: usize, stream: &mut TcpStream) -> io::Result<()>;
+    /// The connection is up: what it receives is to be reported.
+    fn connected(&mut self, idx: usize, conn: &Conn) -> io::Result<()>;
+    /// Hands the connection's buffered bytes to the socket; an error if the connection failed.
+    fn send(&mut self, idx: usize, conn: &mut Conn) -> io::Result<()>;
+    /// The slot's socket is about to be closed: nothing more is to be reported of it.
+    fn forget(&mut self, idx: usize, stream: &mut TcpStream);
+    /// Turns the worker's loop until its window has closed.
+    fn run(worker: &mut Worker<Self>);
 }
 
-pub struct Worker {
+pub struct Worker<D> {
     config: Arc<Config>,
     window: Arc<Window>,
     index: usize,
     threads: usize,
-    io: Io,
+    io: D,
     conns: Vec<Conn>,
     stats: Stats,
     rng: fastrand::Rng,
@@ -75,15 +86,8 @@ pub struct Worker {
     events: Vec<crate::h2::Event>,
 }
 
-impl Worker {
-    pub fn new(
-        config: Arc<Config>,
-        window: Arc<Window>,
-        index: usize,
-        threads: usize,
-        connections: usize,
-        path: IoPath,
-    ) -> io::Result<Self> {
+impl<D: Driver> Worker<D> {
+    pub fn new(config: Arc<Config>, window: Arc<Window>, index: usize, threads: usize, connections: usize) -> io::Result<Self> {
         let released = match config.burst.first() {
             Some(&first) => schedule::share(first, index, threads),
             None => connections,
@@ -100,12 +104,8 @@ impl Worker {
                 Conn::new(window.start, visitor, mask, frame)
             })
             .collect();
-        let io = match path {
-            IoPath::Epoll => Io::Epoll(epoll::Epoll::new(config.rate.is_some())?),
-            IoPath::IoUring => Io::Uring(Box::new(uring::Uring::new(connections)?)),
-        };
         Ok(Worker {
-            io,
+            io: D::new(&config, connections)?,
             pacing: config.rate.map(|rate| Pacing::new(rate, index, threads, window.start)),
             conns,
             stats: Stats::new(),
@@ -136,10 +136,7 @@ impl Worker {
     }
 
     pub fn run(mut self) -> Stats {
-        match self.io {
-            Io::Epoll(_) => self.run_epoll(),
-            Io::Uring(_) => self.run_uring(),
-        }
+        D::run(&mut self);
         self.stats.flush();
         self.stats
     }
@@ -274,11 +271,7 @@ impl Worker {
             self.close(idx, Some(ErrorKind::Write), now);
             return false;
         }
-        let sent = match &mut self.io {
-            Io::Epoll(_) => conn.flush(),
-            Io::Uring(uring) => uring.send(idx, conn),
-        };
-        if sent.is_err() {
+        if self.io.send(idx, conn).is_err() {
             self.close(idx, Some(ErrorKind::Write), now);
             return false;
         }

@@ -10,13 +10,13 @@ use std::time::Instant;
 
 use mio::net::TcpStream;
 
-use super::{Io, Worker};
+use super::{Driver, Worker};
 use crate::conn::State;
 use crate::connect::Cause;
 use crate::h2;
 use crate::stats::ErrorKind;
 
-impl Worker {
+impl<D: Driver> Worker<D> {
     /// Ends this thread's connect phase when its connections are open or the deadline has come, and starts
     /// the load when its time has come; returns the deadline while the phase lasts, to wake for it.
     pub(super) fn follow_phase(&mut self, now: Instant) -> Option<Instant> {
@@ -82,10 +82,7 @@ impl Worker {
                 self.stats.connect.retried += 1;
             }
             let registered = TcpStream::connect(self.config.addr).and_then(|mut stream| {
-                match &mut self.io {
-                    Io::Epoll(epoll) => epoll.register(&mut stream, idx)?,
-                    Io::Uring(uring) => uring.watch_connect(&stream, idx)?,
-                }
+                self.io.watch(idx, &mut stream)?;
                 Ok(stream)
             });
             match registered {
@@ -122,12 +119,10 @@ impl Worker {
         if resent && !self.phase_over {
             self.stats.connect.syn_retransmitted += 1;
         }
-        if let Io::Uring(uring) = &mut self.io {
-            if let Err(e) = uring.connected(idx, &self.conns[idx]) {
-                eprintln!("shootout-load: thread {}: cannot start receiving: {e}", self.index);
-                self.close(idx, Some(ErrorKind::Read), now);
-                return;
-            }
+        if let Err(e) = self.io.connected(idx, &self.conns[idx]) {
+            eprintln!("shootout-load: thread {}: cannot start receiving: {e}", self.index);
+            self.close(idx, Some(ErrorKind::Read), now);
+            return;
         }
         if self.config.tls.is_some() {
             self.start_tls(idx, now);
@@ -234,10 +229,7 @@ impl Worker {
             self.opening -= 1;
         }
         if let Some(mut stream) = conn.stream.take() {
-            match &mut self.io {
-                Io::Epoll(epoll) => epoll.deregister(&mut stream),
-                Io::Uring(uring) => uring.forget(idx),
-            }
+            self.io.forget(idx, &mut stream);
         }
         conn.state = State::Closed;
         conn.unread = false;

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::Worker;
+use super::{Driver, Worker};
 use crate::check;
 use crate::cli::Config;
 use crate::conn::{Conn, State, MAX_OUT};
@@ -11,7 +11,7 @@ use crate::http::{self, Response};
 use crate::stats::ErrorKind;
 use crate::ws;
 
-impl Worker {
+impl<D: Driver> Worker<D> {
     /// Bytes received on a connection (either path): counted, then turned into answers; false once the
     /// connection was closed.
     pub(super) fn received(&mut self, idx: usize, data: &[u8], now: Instant) -> bool {

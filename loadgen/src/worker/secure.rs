@@ -5,12 +5,12 @@
 use std::io::Read;
 use std::time::Instant;
 
-use super::Worker;
+use super::{Driver, Worker};
 use crate::conn::State;
 use crate::stats::ErrorKind;
 use crate::tls;
 
-impl Worker {
+impl<D: Driver> Worker<D> {
     /// The TCP connection is up: the client's hello goes out.
     pub(super) fn start_tls(&mut self, idx: usize, now: Instant) {
         let Some(settings) = self.config.tls.as_ref() else { unreachable!("called with TLS only") };

@@ -4,11 +4,11 @@
 use std::time::Instant;
 
 use super::receive::verdict;
-use super::Worker;
+use super::{Driver, Worker};
 use crate::h2::{Answer, Event};
 use crate::stats::ErrorKind;
 
-impl Worker {
+impl<D: Driver> Worker<D> {
     /// Bytes of an HTTP/2 connection; false once it was closed.
     pub(super) fn on_streams(&mut self, idx: usize, data: &[u8], now: Instant) -> bool {
         let mut events = std::mem::take(&mut self.events);
