@@ -182,15 +182,17 @@ impl<D: Driver> Worker<D> {
         let conn = &mut self.conns[idx];
         match frame.opcode {
             ws::OP_PING => {
-                if conn.out.len() > MAX_OUT {
+                if conn.out.len() + conn.plain.len() > MAX_OUT {
                     self.close(idx, Some(ErrorKind::Write), now);
                     return None;
                 }
                 let mut payload = Vec::new();
                 // A control frame's payload is at most 125 bytes (parse_frame checked), far below the limit.
                 let _ = ws::append_payload(input, &frame, &mut payload);
-                // Sent once the reads of this event are done: a burst of pings costs one write.
-                conn.out.extend_from_slice(&ws::frame(ws::OP_PONG, &payload, conn.mask));
+                // Sent once the reads of this event are done: a burst of pings costs one write. With TLS the
+                // pong is sealed like every other frame (written to the socket's bytes, it broke the session).
+                let pong = ws::frame(ws::OP_PONG, &payload, conn.mask);
+                conn.outgoing().extend_from_slice(&pong);
             }
             ws::OP_PONG => {}
             ws::OP_CLOSE => {
