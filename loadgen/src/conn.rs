@@ -2,13 +2,13 @@
 //! reconnects.
 
 use std::collections::VecDeque;
-use std::io::{self, Write};
+use std::io;
 use std::time::Instant;
 
 use mio::net::TcpStream;
-use rustls::ClientConnection;
 
 use crate::h2;
+use crate::transport::Transport;
 use crate::visitor::Visitor;
 
 /// Bytes of pongs we may queue for a server that pings but does not read.
@@ -56,9 +56,7 @@ pub struct Conn {
     pub pending: Vec<u8>,
     /// Bytes not yet accepted by the socket.
     pub out: Vec<u8>,
-    /// With TLS: the session, and bytes to send that are not encrypted yet.
-    pub tls: Option<Box<ClientConnection>>,
-    pub plain: Vec<u8>,
+    pub transport: Transport,
     /// With HTTP/2: the connection's streams and header compression.
     pub h2: Option<Box<h2::Client>>,
     pub in_flight: VecDeque<InFlight>,
@@ -70,7 +68,7 @@ pub struct Conn {
 }
 
 impl Conn {
-    pub fn new(now: Instant, visitor: Visitor, mask: [u8; 4], frame: Vec<u8>) -> Self {
+    pub fn new(now: Instant, transport: Transport, visitor: Visitor, mask: [u8; 4], frame: Vec<u8>) -> Self {
         Conn {
             stream: None,
             state: State::Closed,
@@ -84,8 +82,7 @@ impl Conn {
             unread: false,
             pending: Vec::new(),
             out: Vec::new(),
-            tls: None,
-            plain: Vec::new(),
+            transport,
             h2: None,
             in_flight: VecDeque::new(),
             visitor,
@@ -95,32 +92,23 @@ impl Conn {
         }
     }
 
-    /// Where the protocol above the socket writes: the TLS session's plaintext, or the socket's bytes.
+    /// Where the protocol above the transport writes.
     pub fn outgoing(&mut self) -> &mut Vec<u8> {
         self.writers().2
     }
 
     /// What writes requests (the visitor, and HTTP/2's framing) beside where it writes, borrowed apart.
     pub fn writers(&mut self) -> (&mut Visitor, Option<&mut h2::Client>, &mut Vec<u8>) {
-        let out = if self.tls.is_some() { &mut self.plain } else { &mut self.out };
-        (&mut self.visitor, self.h2.as_deref_mut(), out)
+        (&mut self.visitor, self.h2.as_deref_mut(), self.transport.writer(&mut self.out))
     }
 
-    /// Anything waits to be sent: bytes, plaintext to encrypt, or records the TLS session made.
+    /// Anything waits to be sent: bytes, or what the transport has to seal first.
     pub fn has_output(&self) -> bool {
-        !self.out.is_empty() || !self.plain.is_empty() || self.tls.as_ref().is_some_and(|t| t.wants_write())
+        !self.out.is_empty() || self.transport.unsealed()
     }
 
-    /// Encrypts what waits in `plain`, and moves every record the session made into `out`.
+    /// Moves everything the transport holds into `out`, for the socket.
     pub fn seal(&mut self) -> io::Result<()> {
-        let Some(tls) = self.tls.as_mut() else { return Ok(()) };
-        if !self.plain.is_empty() {
-            tls.writer().write_all(&self.plain)?;
-            self.plain.clear();
-        }
-        while tls.wants_write() {
-            tls.write_tls(&mut self.out)?;
-        }
-        Ok(())
+        self.transport.seal(&mut self.out)
     }
 }

@@ -14,6 +14,7 @@ pub mod stats;
 pub mod sys;
 pub mod tls;
 pub mod timer;
+pub mod transport;
 pub mod url;
 pub mod visitor;
 pub mod warmup;

@@ -25,6 +25,7 @@ use crate::cli::Config;
 use crate::conn::{Conn, InFlight, State};
 use crate::schedule::{self, Pacing, Window};
 use crate::stats::{ErrorKind, Stats};
+use crate::transport::Transport;
 use crate::visitor::Visitor;
 use crate::ws;
 
@@ -80,7 +81,8 @@ pub struct Worker<D> {
     pacing: Option<Pacing>,
     /// A refused cookie was reported already (once per thread is enough to name the problem).
     warned: bool,
-    /// Scratch: a request as HTTP/1.1 before HTTP/2 frames it, plaintext TLS gave, answers of HTTP/2 streams.
+    /// Scratch: a request as HTTP/1.1 before HTTP/2 frames it, plaintext the transport gave, answers of
+    /// HTTP/2 streams.
     request: Vec<u8>,
     plain_in: Vec<u8>,
     events: Vec<crate::h2::Event>,
@@ -101,7 +103,7 @@ impl<D: Driver> Worker<D> {
                     Some((_, message)) => ws::frame(ws::OP_TEXT, message, mask),
                     None => Vec::new(),
                 };
-                Conn::new(window.start, visitor, mask, frame)
+                Conn::new(window.start, Transport::new(config.tls.is_some()), visitor, mask, frame)
             })
             .collect();
         Ok(Worker {

@@ -124,18 +124,15 @@ impl<D: Driver> Worker<D> {
             self.close(idx, Some(ErrorKind::Read), now);
             return;
         }
-        if self.config.tls.is_some() {
-            self.start_tls(idx, now);
-        } else {
-            self.established(idx, now);
-        }
+        self.start_transport(idx, now);
     }
 
-    /// The connection is up (TCP, and TLS if asked for): HTTP/2 sends its preface, WebSocket its upgrade.
+    /// The connection is up (TCP, and its transport): HTTP/2 sends its preface, WebSocket its upgrade.
     pub(super) fn established(&mut self, idx: usize, now: Instant) -> bool {
         let conn = &mut self.conns[idx];
         if self.config.http2 {
-            let client = h2::Client::new(conn.tls.is_some(), self.config.validates_body(), conn.outgoing());
+            let secure = conn.transport.secure();
+            let client = h2::Client::new(secure, self.config.validates_body(), conn.outgoing());
             conn.h2 = Some(Box::new(client));
             if !self.flush(idx, now) {
                 return false;
@@ -235,8 +232,7 @@ impl<D: Driver> Worker<D> {
         conn.unread = false;
         conn.pending.clear();
         conn.out.clear();
-        conn.tls = None;
-        conn.plain.clear();
+        conn.transport.close();
         conn.h2 = None;
         conn.in_flight.clear();
         conn.message.clear();

@@ -12,18 +12,6 @@ use crate::stats::ErrorKind;
 use crate::ws;
 
 impl<D: Driver> Worker<D> {
-    /// Bytes received on a connection (either path): counted, then turned into answers; false once the
-    /// connection was closed.
-    pub(super) fn received(&mut self, idx: usize, data: &[u8], now: Instant) -> bool {
-        if self.recording(now) {
-            self.stats.bytes_read += data.len() as u64;
-        }
-        if self.conns[idx].tls.is_some() {
-            return self.decrypt(idx, data, now);
-        }
-        self.on_plaintext(idx, data, now)
-    }
-
     /// Bytes of the protocol above TLS (or straight from the socket).
     pub(super) fn on_plaintext(&mut self, idx: usize, data: &[u8], now: Instant) -> bool {
         if self.conns[idx].h2.is_some() {
@@ -182,7 +170,7 @@ impl<D: Driver> Worker<D> {
         let conn = &mut self.conns[idx];
         match frame.opcode {
             ws::OP_PING => {
-                if conn.out.len() + conn.plain.len() > MAX_OUT {
+                if conn.out.len() + conn.transport.staged() > MAX_OUT {
                     self.close(idx, Some(ErrorKind::Write), now);
                     return None;
                 }
