@@ -1,5 +1,5 @@
-//! One connection slot: its socket, buffers and requests in flight, and the visitor it carries across
-//! reconnects.
+//! One connection slot: its socket and life cycle, its requests in flight, the visitor it carries across
+//! reconnects, and its layers: the bytes for the socket, the transport above them, the protocol on top.
 
 use std::collections::VecDeque;
 use std::io;
@@ -7,12 +7,9 @@ use std::time::Instant;
 
 use mio::net::TcpStream;
 
-use crate::h2;
+use crate::protocol::Protocol;
 use crate::transport::Transport;
 use crate::visitor::Visitor;
-
-/// Bytes of pongs we may queue for a server that pings but does not read.
-pub const MAX_OUT: usize = 1024 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum State {
@@ -52,23 +49,16 @@ pub struct Conn {
     pub idle_queued: bool,
     /// A read stopped at the per-event cap while the socket still had data.
     pub unread: bool,
-    /// Received bytes not yet making up a whole response.
-    pub pending: Vec<u8>,
+    pub in_flight: VecDeque<InFlight>,
+    pub visitor: Visitor,
     /// Bytes not yet accepted by the socket.
     pub out: Vec<u8>,
     pub transport: Transport,
-    /// With HTTP/2: the connection's streams and header compression.
-    pub h2: Option<Box<h2::Client>>,
-    pub in_flight: VecDeque<InFlight>,
-    pub visitor: Visitor,
-    /// WebSocket: the masked message frame, the mask, and a message being reassembled from fragments.
-    pub frame: Vec<u8>,
-    pub mask: [u8; 4],
-    pub message: Vec<u8>,
+    pub protocol: Protocol,
 }
 
 impl Conn {
-    pub fn new(now: Instant, transport: Transport, visitor: Visitor, mask: [u8; 4], frame: Vec<u8>) -> Self {
+    pub fn new(now: Instant, transport: Transport, protocol: Protocol, visitor: Visitor) -> Self {
         Conn {
             stream: None,
             state: State::Closed,
@@ -80,26 +70,12 @@ impl Conn {
             opened_once: false,
             idle_queued: false,
             unread: false,
-            pending: Vec::new(),
-            out: Vec::new(),
-            transport,
-            h2: None,
             in_flight: VecDeque::new(),
             visitor,
-            frame,
-            mask,
-            message: Vec::new(),
+            out: Vec::new(),
+            transport,
+            protocol,
         }
-    }
-
-    /// Where the protocol above the transport writes.
-    pub fn outgoing(&mut self) -> &mut Vec<u8> {
-        self.writers().2
-    }
-
-    /// What writes requests (the visitor, and HTTP/2's framing) beside where it writes, borrowed apart.
-    pub fn writers(&mut self) -> (&mut Visitor, Option<&mut h2::Client>, &mut Vec<u8>) {
-        (&mut self.visitor, self.h2.as_deref_mut(), self.transport.writer(&mut self.out))
     }
 
     /// Anything waits to be sent: bytes, or what the transport has to seal first.

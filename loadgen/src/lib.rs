@@ -8,6 +8,7 @@ pub mod h2;
 pub mod http;
 pub mod io;
 pub mod output;
+pub mod protocol;
 pub mod request;
 pub mod schedule;
 pub mod stats;

@@ -59,11 +59,12 @@ impl Transport {
         }
     }
 
-    /// Where the protocol writes, given the bytes waiting for the socket.
-    pub fn writer<'a>(&'a mut self, out: &'a mut Vec<u8>) -> &'a mut Vec<u8> {
+    /// Where the protocol writes, given the bytes waiting for the socket, and how many of those bytes
+    /// wait beyond it (TLS: records sealed, not sent yet).
+    pub fn writer<'a>(&'a mut self, out: &'a mut Vec<u8>) -> (&'a mut Vec<u8>, usize) {
         match self {
-            Transport::Plain => out,
-            Transport::Tls(tls) => &mut tls.staged,
+            Transport::Plain => (out, 0),
+            Transport::Tls(tls) => (&mut tls.staged, out.len()),
         }
     }
 
@@ -86,14 +87,6 @@ impl Transport {
         match self {
             Transport::Plain => false,
             Transport::Tls(tls) => !tls.staged.is_empty() || tls.session.as_ref().is_some_and(|s| s.wants_write()),
-        }
-    }
-
-    /// Bytes waiting for `seal`, for the bound on what may wait unsent.
-    pub fn staged(&self) -> usize {
-        match self {
-            Transport::Plain => 0,
-            Transport::Tls(tls) => tls.staged.len(),
         }
     }
 

@@ -1,8 +1,8 @@
 //! One thread's event loop: its share of the connections, its own histograms, no shared state but the
 //! window. This file keeps what every turn of the loop does and the requests (send, time out);
-//! `opening` the connections' life cycle and the connect phase, `epoll` and `uring` the two event loops
-//! and their socket I/O, `receive` turns bytes read into answers, `record` counts them, `steps` follows
-//! the window and bursts.
+//! `opening` the connections' life cycle and the connect phase, `epoll` and `uring` the two drivers (event
+//! loop and socket I/O), `secure` the transport between socket and protocol, `receive` turns what the
+//! protocol reads into answers, `record` counts them, `steps` follows the window and bursts.
 
 pub(crate) mod bufring;
 pub mod epoll;
@@ -11,7 +11,6 @@ mod receive;
 mod record;
 mod secure;
 mod steps;
-mod streams;
 pub mod uring;
 
 use std::collections::VecDeque;
@@ -23,11 +22,11 @@ use mio::net::TcpStream;
 
 use crate::cli::Config;
 use crate::conn::{Conn, InFlight, State};
+use crate::protocol::Protocol;
 use crate::schedule::{self, Pacing, Window};
 use crate::stats::{ErrorKind, Stats};
 use crate::transport::Transport;
 use crate::visitor::Visitor;
-use crate::ws;
 
 /// How often connections are checked for timeouts and back-offs.
 const SCAN: Duration = Duration::from_millis(20);
@@ -57,7 +56,6 @@ pub struct Worker<D> {
     conns: Vec<Conn>,
     stats: Stats,
     rng: fastrand::Rng,
-    decoded: Vec<u8>,
     to_connect: VecDeque<usize>,
     /// Connections handed to `to_connect` so far; a burst releases more at each step.
     released: usize,
@@ -81,11 +79,11 @@ pub struct Worker<D> {
     pacing: Option<Pacing>,
     /// A refused cookie was reported already (once per thread is enough to name the problem).
     warned: bool,
-    /// Scratch: a request as HTTP/1.1 before HTTP/2 frames it, plaintext the transport gave, answers of
-    /// HTTP/2 streams.
+    /// Scratch: a request as HTTP/1.1 before HTTP/2 frames it, plaintext the transport gave, a chunked
+    /// body decoded to check it.
     request: Vec<u8>,
     plain_in: Vec<u8>,
-    events: Vec<crate::h2::Event>,
+    decoded: Vec<u8>,
 }
 
 impl<D: Driver> Worker<D> {
@@ -98,12 +96,8 @@ impl<D: Driver> Worker<D> {
         let conns = (0..connections)
             .map(|_| {
                 let visitor = Visitor::new(&config.template, &mut rng);
-                let mask = rng.u32(..).to_be_bytes();
-                let frame = match &config.websocket {
-                    Some((_, message)) => ws::frame(ws::OP_TEXT, message, mask),
-                    None => Vec::new(),
-                };
-                Conn::new(window.start, Transport::new(config.tls.is_some()), visitor, mask, frame)
+                let protocol = Protocol::new(&config, &mut rng);
+                Conn::new(window.start, Transport::new(config.tls.is_some()), protocol, visitor)
             })
             .collect();
         Ok(Worker {
@@ -112,7 +106,6 @@ impl<D: Driver> Worker<D> {
             conns,
             stats: Stats::new(),
             rng,
-            decoded: Vec::new(),
             // With a connection per request, each connect belongs to its request: none is opened ahead.
             phase_target: if config.keepalive { released } else { 0 },
             to_connect: (0..released).collect(),
@@ -129,7 +122,7 @@ impl<D: Driver> Worker<D> {
             warned: false,
             request: Vec::new(),
             plain_in: Vec::new(),
-            events: Vec::new(),
+            decoded: Vec::new(),
             config,
             window,
             index,
@@ -208,12 +201,7 @@ impl<D: Driver> Worker<D> {
     /// Requests the connection can take now: its pipeline or streams, as many as the server allows.
     fn room(&self, idx: usize) -> usize {
         let conn = &self.conns[idx];
-        let most = match conn.h2.as_deref() {
-            Some(h2) if h2.going_away => 0,
-            Some(h2) => self.config.pipeline.min(h2.max_streams as usize),
-            None => self.config.pipeline,
-        };
-        most.saturating_sub(conn.in_flight.len())
+        conn.protocol.room(self.config.pipeline).unwrap_or(0).saturating_sub(conn.in_flight.len())
     }
 
     /// Open loop: every request whose time has come goes to the next idle connection.
@@ -242,28 +230,18 @@ impl<D: Driver> Worker<D> {
     /// Queues one request; false if the connection was closed instead.
     fn queue_request(&mut self, idx: usize, intended: Instant, now: Instant) -> bool {
         let conn = &mut self.conns[idx];
-        let mut stream = 0;
-        if self.config.websocket.is_some() {
-            let frame = std::mem::take(&mut conn.frame);
-            conn.outgoing().extend_from_slice(&frame);
-            conn.frame = frame;
-        } else if let (visitor, Some(h2), out) = conn.writers() {
-            self.request.clear();
-            visitor.write_request(&self.config.template, &mut self.request, &mut self.rng);
-            match h2.request(&self.request, out) {
-                Ok(id) => stream = id,
-                Err(why) => {
-                    self.window.fail(format!("cannot send a request over HTTP/2: {why}"));
-                    self.close(idx, None, now);
-                    return false;
-                }
+        let (out, _) = conn.transport.writer(&mut conn.out);
+        match conn.protocol.request(&conn.visitor, &self.config.template, &mut self.rng, &mut self.request, out) {
+            Ok(stream) => {
+                conn.in_flight.push_back(InFlight { intended, sent: now, stream });
+                true
             }
-        } else {
-            let (visitor, _, out) = conn.writers();
-            visitor.write_request(&self.config.template, out, &mut self.rng);
+            Err(why) => {
+                self.window.fail(format!("cannot send a request over HTTP/2: {why}"));
+                self.close(idx, None, now);
+                false
+            }
         }
-        self.conns[idx].in_flight.push_back(InFlight { intended, sent: now, stream });
-        true
     }
 
     /// Writes what is buffered (encrypted first with TLS); false if the connection failed.

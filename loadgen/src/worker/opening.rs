@@ -13,7 +13,7 @@ use mio::net::TcpStream;
 use super::{Driver, Worker};
 use crate::conn::State;
 use crate::connect::Cause;
-use crate::h2;
+use crate::protocol::Opening;
 use crate::stats::ErrorKind;
 
 impl<D: Driver> Worker<D> {
@@ -127,30 +127,23 @@ impl<D: Driver> Worker<D> {
         self.start_transport(idx, now);
     }
 
-    /// The connection is up (TCP, and its transport): HTTP/2 sends its preface, WebSocket its upgrade.
+    /// The connection is up (TCP, and its transport): its protocol opens it, HTTP/2 with its preface,
+    /// WebSocket with its upgrade.
     pub(super) fn established(&mut self, idx: usize, now: Instant) -> bool {
         let conn = &mut self.conns[idx];
-        if self.config.http2 {
-            let secure = conn.transport.secure();
-            let client = h2::Client::new(secure, self.config.validates_body(), conn.outgoing());
-            conn.h2 = Some(Box::new(client));
-            if !self.flush(idx, now) {
-                return false;
-            }
+        let secure = conn.transport.secure();
+        let (out, _) = conn.transport.writer(&mut conn.out);
+        let opening = conn.protocol.start(&self.config, secure, out);
+        if opening == Opening::Upgrade {
+            conn.state = State::Handshake;
+            conn.since = now;
+            return self.flush(idx, now);
         }
-        let conn = &mut self.conns[idx];
-        match &self.config.websocket {
-            Some((handshake, _)) => {
-                conn.state = State::Handshake;
-                conn.since = now;
-                conn.outgoing().extend_from_slice(handshake);
-                self.flush(idx, now)
-            }
-            None => {
-                self.opened(idx, now);
-                true
-            }
+        if opening == Opening::Preface && !self.flush(idx, now) {
+            return false;
         }
+        self.opened(idx, now);
+        true
     }
 
     /// The connection is open (connected, and upgraded for WebSocket): it takes requests once the load runs.
@@ -230,11 +223,9 @@ impl<D: Driver> Worker<D> {
         }
         conn.state = State::Closed;
         conn.unread = false;
-        conn.pending.clear();
         conn.out.clear();
         conn.transport.close();
-        conn.h2 = None;
+        conn.protocol.close();
         conn.in_flight.clear();
-        conn.message.clear();
     }
 }

@@ -55,7 +55,7 @@ impl<D: Driver> Worker<D> {
             if self.conns[idx].state == State::Tls && !opened.handshaking && !self.secured(idx, now) {
                 break false;
             }
-            if !opened.plain.is_empty() && !self.on_plaintext(idx, opened.plain, now) {
+            if !opened.plain.is_empty() && !self.on_plaintext(idx, opened.plain, false, now) {
                 break false;
             }
             if opened.closed {
