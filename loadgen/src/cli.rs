@@ -15,7 +15,7 @@ use crate::url;
 use transport::{RequestFlags, TransportArgs};
 
 #[derive(Parser, Debug, Clone)]
-#[command(name = "shootout-load", version, about = "HTTP/1.1 and WebSocket load generator with honest latency")]
+#[command(name = "shootout-load", version, about = "HTTP/1.1, HTTP/2 and WebSocket load generator with honest latency")]
 pub struct Args {
     /// Connections (visitors) kept open in total.
     #[arg(short = 'c', long, default_value_t = 64)]

@@ -1,4 +1,6 @@
-//! shootout-load: closed- and open-loop HTTP/1.1 and WebSocket load with corrected latency.
+//! shootout-load: closed- and open-loop HTTP/1.1, HTTP/2 and WebSocket load, over TCP or TLS, with
+//! corrected latency. A connection is a `protocol` over a `transport` over its socket; each thread's
+//! `worker` drives its share of them on io_uring or epoll (`io` picks which).
 
 pub mod check;
 pub mod cli;
