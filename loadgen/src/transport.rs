@@ -96,7 +96,7 @@ impl Transport {
         let session = match self {
             Transport::Plain => return Ok(Opened { plain: std::mem::take(data), handshaking: false, closed: false }),
             Transport::Tls(Tls { session: Some(session), .. }) => session,
-            // No session, no connection: nothing to read.
+            // No session, no connection (the worker reads no closed one): nothing to read.
             Transport::Tls(_) => return Ok(Opened { plain: &std::mem::take(data)[..0], handshaking: false, closed: false }),
         };
         session.read_tls(data).map_err(|_| Broken::Read)?;

@@ -27,6 +27,10 @@ impl<D: Driver> Worker<D> {
     /// connection was closed.
     pub(super) fn on_plaintext(&mut self, idx: usize, data: &[u8], eof: bool, now: Instant) -> bool {
         let conn = &mut self.conns[idx];
+        // Bytes that came with the handshake's end, after opening the connection failed.
+        if !eof && !matches!(conn.state, State::Handshake | State::Open) {
+            return false;
+        }
         let (out, _) = conn.transport.writer(&mut conn.out);
         let mut input = conn.protocol.input(data, eof, out);
         loop {

@@ -38,6 +38,10 @@ impl<D: Driver> Worker<D> {
         }
         let mut plain = std::mem::take(&mut self.plain_in);
         let open = loop {
+            // Closed meanwhile: a handshake's end opens the protocol, whose first flush may fail.
+            if self.conns[idx].stream.is_none() {
+                break false;
+            }
             if data.is_empty() {
                 break true;
             }
