@@ -1,7 +1,8 @@
 //! Command-line flags and their validation into a `Config`; every bad value is named in the error.
 
+pub mod transport;
+
 use std::net::{SocketAddr, ToSocketAddrs};
-use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Parser;
@@ -10,11 +11,11 @@ use regex::bytes::Regex;
 use crate::io::IoMode;
 use crate::request::Template;
 use crate::tls;
-use crate::transport::{self, HttpVersion};
 use crate::url;
+use transport::{RequestFlags, TransportArgs};
 
 #[derive(Parser, Debug, Clone)]
-#[command(name = "shootout-load", version, about = "HTTP/1.1 and WebSocket load generator with honest latency")]
+#[command(name = "shootout-load", version, about = "HTTP/1.1, HTTP/2 and WebSocket load generator with honest latency")]
 pub struct Args {
     /// Connections (visitors) kept open in total.
     #[arg(short = 'c', long, default_value_t = 64)]
@@ -94,25 +95,8 @@ pub struct Args {
     /// the request's latency (closed loop only).
     #[arg(long)]
     pub no_keepalive: bool,
-    /// TLS (rustls): the server's certificate is checked against --ca for the URL's host (an https://
-    /// or wss:// URL means the same).
-    #[arg(long)]
-    pub tls: bool,
-    /// PEM file of the CA certificates to trust, with --tls.
-    #[arg(long, value_name = "PATH")]
-    pub ca: Option<PathBuf>,
-    /// Offer only this TLS version (default: 1.2 and 1.3; servers that have 1.3 choose it).
-    #[arg(long, value_enum)]
-    pub tls_version: Option<tls::Version>,
-    /// Resume TLS sessions when connections are opened again (default: every handshake is a full one).
-    #[arg(long)]
-    pub tls_resume: bool,
-    /// HTTP version: 2 is h2 by ALPN with --tls, h2c with prior knowledge without.
-    #[arg(long, value_enum, default_value = "1.1")]
-    pub http: HttpVersion,
-    /// Requests in flight on each HTTP/2 connection, each on a stream of its own (--pipeline is HTTP/1.1's).
-    #[arg(long, default_value_t = 1)]
-    pub streams: usize,
+    #[command(flatten)]
+    pub transport: TransportArgs,
     /// I/O path: io_uring where the kernel allows it, else epoll (auto); forcing one that cannot work is an error.
     #[arg(long, value_enum, default_value = "auto")]
     pub io: IoMode,
@@ -205,7 +189,9 @@ impl Args {
         if self.pipeline > 1 && (self.sessions || self.websocket) {
             return Err("--pipeline above 1 cannot be combined with --sessions or --websocket".into());
         }
-        let http2 = transport::check_http(&self)?;
+        let requests =
+            RequestFlags { pipeline: self.pipeline, websocket: self.websocket, sessions: self.sessions, no_keepalive: self.no_keepalive };
+        let http2 = self.transport.check_http(&requests)?;
         if self.no_keepalive {
             // Open loop would connect ahead of the due time and hide the connect; pipelining and
             // WebSocket need a kept connection by definition.
@@ -248,7 +234,7 @@ impl Args {
         }
         .min(connections);
         let url = url::parse(&self.url, self.websocket)?;
-        let tls = transport::tls(&self, &url, http2)?;
+        let tls = self.transport.tls(&url, http2)?;
         let addr = (url.host.trim_matches(['[', ']']), url.port)
             .to_socket_addrs()
             .map_err(|e| format!("URL {:?}: cannot resolve {:?}: {e}", self.url, url.host))?
@@ -298,7 +284,7 @@ impl Args {
             rate: self.rate,
             burst: self.burst,
             step: self.step,
-            pipeline: if http2 { self.streams } else { self.pipeline },
+            pipeline: if http2 { self.transport.streams } else { self.pipeline },
             keepalive: !self.no_keepalive,
             sessions: self.sessions,
             expect_status: self.expect_status,
@@ -312,7 +298,7 @@ impl Args {
             io: self.io,
             tls,
             http2,
-            streams: self.streams,
+            streams: self.transport.streams,
         })
     }
 }

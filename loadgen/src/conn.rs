@@ -1,18 +1,15 @@
-//! One connection slot: its socket, buffers and requests in flight, the visitor it carries across
-//! reconnects, and the socket I/O on it (bounded, so neither side can grow a buffer without end).
+//! One connection slot: its socket and life cycle, its requests in flight, the visitor it carries across
+//! reconnects, and its layers: the bytes for the socket, the transport above them, the protocol on top.
 
 use std::collections::VecDeque;
-use std::io::{self, Read, Write};
+use std::io;
 use std::time::Instant;
 
 use mio::net::TcpStream;
-use rustls::ClientConnection;
 
-use crate::h2;
+use crate::protocol::Protocol;
+use crate::transport::Transport;
 use crate::visitor::Visitor;
-
-/// Bytes of pongs we may queue for a server that pings but does not read.
-pub const MAX_OUT: usize = 1024 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum State {
@@ -36,15 +33,6 @@ pub struct InFlight {
     pub stream: u32,
 }
 
-/// What one read from the socket gave.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Received {
-    Data(usize),
-    End,
-    Nothing,
-    Failed,
-}
-
 pub struct Conn {
     pub stream: Option<TcpStream>,
     pub state: State,
@@ -61,25 +49,16 @@ pub struct Conn {
     pub idle_queued: bool,
     /// A read stopped at the per-event cap while the socket still had data.
     pub unread: bool,
-    /// Received bytes not yet making up a whole response.
-    pub pending: Vec<u8>,
-    /// Bytes not yet accepted by the socket.
-    pub out: Vec<u8>,
-    /// With TLS: the session, and bytes to send that are not encrypted yet.
-    pub tls: Option<Box<ClientConnection>>,
-    pub plain: Vec<u8>,
-    /// With HTTP/2: the connection's streams and header compression.
-    pub h2: Option<Box<h2::Client>>,
     pub in_flight: VecDeque<InFlight>,
     pub visitor: Visitor,
-    /// WebSocket: the masked message frame, the mask, and a message being reassembled from fragments.
-    pub frame: Vec<u8>,
-    pub mask: [u8; 4],
-    pub message: Vec<u8>,
+    /// Bytes not yet accepted by the socket.
+    pub out: Vec<u8>,
+    pub transport: Transport,
+    pub protocol: Protocol,
 }
 
 impl Conn {
-    pub fn new(now: Instant, visitor: Visitor, mask: [u8; 4], frame: Vec<u8>) -> Self {
+    pub fn new(now: Instant, transport: Transport, protocol: Protocol, visitor: Visitor) -> Self {
         Conn {
             stream: None,
             state: State::Closed,
@@ -91,77 +70,21 @@ impl Conn {
             opened_once: false,
             idle_queued: false,
             unread: false,
-            pending: Vec::new(),
-            out: Vec::new(),
-            tls: None,
-            plain: Vec::new(),
-            h2: None,
             in_flight: VecDeque::new(),
             visitor,
-            frame,
-            mask,
-            message: Vec::new(),
+            out: Vec::new(),
+            transport,
+            protocol,
         }
     }
 
-    /// Where the protocol above the socket writes: the TLS session's plaintext, or the socket's bytes.
-    pub fn outgoing(&mut self) -> &mut Vec<u8> {
-        self.writers().2
-    }
-
-    /// What writes requests (the visitor, and HTTP/2's framing) beside where it writes, borrowed apart.
-    pub fn writers(&mut self) -> (&mut Visitor, Option<&mut h2::Client>, &mut Vec<u8>) {
-        let out = if self.tls.is_some() { &mut self.plain } else { &mut self.out };
-        (&mut self.visitor, self.h2.as_deref_mut(), out)
-    }
-
-    /// Anything waits to be sent: bytes, plaintext to encrypt, or records the TLS session made.
+    /// Anything waits to be sent: bytes, or what the transport has to seal first.
     pub fn has_output(&self) -> bool {
-        !self.out.is_empty() || !self.plain.is_empty() || self.tls.as_ref().is_some_and(|t| t.wants_write())
+        !self.out.is_empty() || self.transport.unsealed()
     }
 
-    /// Encrypts what waits in `plain`, and moves every record the session made into `out`.
+    /// Moves everything the transport holds into `out`, for the socket.
     pub fn seal(&mut self) -> io::Result<()> {
-        let Some(tls) = self.tls.as_mut() else { return Ok(()) };
-        if !self.plain.is_empty() {
-            tls.writer().write_all(&self.plain)?;
-            self.plain.clear();
-        }
-        while tls.wants_write() {
-            tls.write_tls(&mut self.out)?;
-        }
-        Ok(())
-    }
-
-    /// Writes what is buffered until done or the socket is full; an error if the connection failed.
-    pub fn flush(&mut self) -> io::Result<()> {
-        let Some(stream) = self.stream.as_mut() else { return Err(io::ErrorKind::NotConnected.into()) };
-        while !self.out.is_empty() {
-            match stream.write(&self.out) {
-                Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
-                Ok(n) if n == self.out.len() => self.out.clear(),
-                Ok(n) => {
-                    self.out.drain(..n);
-                }
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(())
-    }
-
-    /// One read into `scratch`.
-    pub fn receive(&mut self, scratch: &mut [u8]) -> Received {
-        let Some(stream) = self.stream.as_mut() else { return Received::Failed };
-        loop {
-            return match stream.read(scratch) {
-                Ok(0) => Received::End,
-                Ok(n) => Received::Data(n),
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => Received::Nothing,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(_) => Received::Failed,
-            };
-        }
+        self.transport.seal(&mut self.out)
     }
 }

@@ -1,4 +1,6 @@
-//! shootout-load: closed- and open-loop HTTP/1.1 and WebSocket load with corrected latency.
+//! shootout-load: closed- and open-loop HTTP/1.1, HTTP/2 and WebSocket load, over TCP or TLS, with
+//! corrected latency. A connection is a `protocol` over a `transport` over its socket; each thread's
+//! `worker` drives its share of them on io_uring or epoll (`io` picks which).
 
 pub mod check;
 pub mod cli;
@@ -8,6 +10,7 @@ pub mod h2;
 pub mod http;
 pub mod io;
 pub mod output;
+pub mod protocol;
 pub mod request;
 pub mod schedule;
 pub mod stats;
@@ -22,13 +25,17 @@ pub mod worker;
 pub mod ws;
 
 use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::Instant;
 
 use cli::Config;
+use io::IoPath;
 use output::Report;
 use schedule::Window;
 use stats::Stats;
-use worker::Worker;
+use worker::epoll::Epoll;
+use worker::uring::Uring;
+use worker::{Driver, Worker};
 
 /// File descriptors kept free beyond one per connection (std streams, poll instances or rings, the binary itself).
 const SPARE_FDS: u64 = 256;
@@ -52,14 +59,11 @@ pub fn run(config: Config) -> Result<Report, String> {
     let window = Arc::new(if config.warmup_steady.is_some() { window.until_steady() } else { window });
     let mut workers = Vec::with_capacity(threads);
     for index in 0..threads {
-        let share = schedule::share(config.connections, index, threads);
-        let worker = Worker::new(Arc::clone(&config), Arc::clone(&window), index, threads, share, path)
-            .map_err(|e| format!("cannot create an event loop: {e}"))?;
-        let handle = std::thread::Builder::new()
-            .name(format!("load-{index}"))
-            .spawn(move || worker.run())
-            .map_err(|e| format!("cannot start a thread: {e}"))?;
-        workers.push(handle);
+        let (config, window) = (Arc::clone(&config), Arc::clone(&window));
+        workers.push(match path {
+            IoPath::Epoll => start::<Epoll>(config, window, index)?,
+            IoPath::IoUring => start::<Uring>(config, window, index)?,
+        });
     }
     // A thread that ended early (its poll failed) opens the window at once: join reports what it had.
     let warm = warmup::watch(&window, config.warmup_steady, || workers.iter().any(|w| w.is_finished()));
@@ -84,4 +88,15 @@ pub fn run(config: Config) -> Result<Report, String> {
     let window_start_s = warm.measure.saturating_duration_since(window.start).as_secs_f64();
     let curve = (!config.warmup.is_zero()).then_some(warm.curve);
     Ok(Report::new(&config, stats, connect_s, window_start_s, curve, cpu).on(path, fallback).with_connect(phase))
+}
+
+/// Load thread `index` of the run, on the I/O path `D`.
+fn start<D: Driver + Send + 'static>(config: Arc<Config>, window: Arc<Window>, index: usize) -> Result<JoinHandle<Stats>, String> {
+    let threads = config.threads;
+    let share = schedule::share(config.connections, index, threads);
+    let worker = Worker::<D>::new(config, window, index, threads, share).map_err(|e| format!("cannot create an event loop: {e}"))?;
+    std::thread::Builder::new()
+        .name(format!("load-{index}"))
+        .spawn(move || worker.run())
+        .map_err(|e| format!("cannot start a thread: {e}"))
 }

@@ -9,8 +9,7 @@ use serde::Serialize;
 use crate::cli::Config;
 use crate::connect::Phase;
 use crate::io::IoPath;
-use crate::stats::{self, Stats, ERROR_KINDS};
-use crate::tls::Negotiated;
+use crate::stats::{self, Handshakes, Stats, ERROR_KINDS};
 
 /// Below this share of the target rate an open-loop run is flagged as not having kept up.
 const RATE_FLOOR: f64 = 0.99;
@@ -306,5 +305,44 @@ impl Transport {
             }
         }
         text
+    }
+}
+
+/// The `tls` object of the JSON report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Negotiated {
+    pub version: Option<String>,
+    pub cipher: Option<String>,
+    pub alpn: Option<String>,
+    pub handshakes: u64,
+    pub resumed: u64,
+    pub handshake_ms: Option<HandshakeMs>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct HandshakeMs {
+    pub mean: f64,
+    pub p50: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+impl Negotiated {
+    pub fn of(h: &Handshakes) -> Self {
+        let ms = |us: u64| us as f64 / 1000.0;
+        let handshake_ms = (!h.micros.is_empty()).then(|| HandshakeMs {
+            mean: h.micros.mean() / 1000.0,
+            p50: ms(h.micros.value_at_quantile(0.5)),
+            p99: ms(h.micros.value_at_quantile(0.99)),
+            max: ms(h.micros.max()),
+        });
+        Negotiated {
+            version: h.version.clone(),
+            cipher: h.cipher.clone(),
+            alpn: h.alpn.clone(),
+            handshakes: h.full + h.resumed,
+            resumed: h.resumed,
+            handshake_ms,
+        }
     }
 }

@@ -1,10 +1,10 @@
 //! Per-thread counters and HDR histograms, merged once at the end; memory is fixed per thread plus a
-//! compact list of non-empty buckets per second for the timeline.
+//! compact list of non-empty buckets per second for the timeline, and the TLS handshakes.
 
 use hdrhistogram::Histogram;
+use rustls::{ClientConnection, HandshakeKind};
 
 use crate::connect;
-use crate::tls;
 
 pub const LOWEST_US: u64 = 1;
 pub const HIGHEST_US: u64 = 60_000_000;
@@ -59,7 +59,7 @@ pub struct Stats {
     /// The connect phase, apart from everything above (which is the measured window's).
     pub connect: connect::Counts,
     /// TLS handshakes of the whole run (connect phase and window), also apart.
-    pub handshakes: tls::Handshakes,
+    pub handshakes: Handshakes,
     current: Histogram<u64>,
     /// Index in `timeline` the `current` histogram belongs to.
     current_second: usize,
@@ -89,7 +89,7 @@ impl Stats {
             status_counts: vec![0; 1000],
             timeline: Vec::new(),
             connect: connect::Counts::default(),
-            handshakes: tls::Handshakes::default(),
+            handshakes: Handshakes::default(),
             current: histogram(),
             current_second: 0,
         }
@@ -179,6 +179,51 @@ impl Stats {
             mine.requests += theirs.requests;
             mine.errors += theirs.errors;
             mine.buckets.extend(theirs.buckets);
+        }
+    }
+}
+
+/// One thread's handshakes, added up over the threads at the end.
+#[derive(Debug, Clone)]
+pub struct Handshakes {
+    pub full: u64,
+    pub resumed: u64,
+    /// From the TCP connection being up to the handshake being done.
+    pub micros: Histogram<u64>,
+    /// What the first handshake negotiated (every connection of a run asks for the same).
+    pub version: Option<String>,
+    pub cipher: Option<String>,
+    pub alpn: Option<String>,
+}
+
+impl Default for Handshakes {
+    fn default() -> Self {
+        Handshakes { full: 0, resumed: 0, micros: histogram(), version: None, cipher: None, alpn: None }
+    }
+}
+
+impl Handshakes {
+    pub fn done(&mut self, conn: &ClientConnection, micros: u64) {
+        match conn.handshake_kind() {
+            Some(HandshakeKind::Resumed) => self.resumed += 1,
+            _ => self.full += 1,
+        }
+        self.micros.saturating_record(micros.max(LOWEST_US));
+        if self.version.is_none() {
+            self.version = conn.protocol_version().map(|v| format!("{v:?}"));
+            self.cipher = conn.negotiated_cipher_suite().map(|s| format!("{:?}", s.suite()));
+            self.alpn = conn.alpn_protocol().map(|p| String::from_utf8_lossy(p).into_owned());
+        }
+    }
+
+    pub fn merge(&mut self, other: &Handshakes) {
+        self.full += other.full;
+        self.resumed += other.resumed;
+        let _ = self.micros.add(&other.micros);
+        if self.version.is_none() {
+            self.version.clone_from(&other.version);
+            self.cipher.clone_from(&other.cipher);
+            self.alpn.clone_from(&other.alpn);
         }
     }
 }

@@ -1,53 +1,128 @@
-//! The transport flags (`--http`, `--streams`, `--tls` and its options): what they allow together, and
-//! the TLS settings they make.
+//! A connection's transport, between its socket and its protocol: plain TCP, or TLS (rustls). The
+//! protocol writes into `writer` and reads what `open` gives; `seal` makes the socket's bytes of what it
+//! wrote. Sans-I/O like rustls: the worker's driver moves the socket's bytes either way.
 
-use crate::cli::Args;
+use std::io::{self, Read, Write};
+
+use rustls::ClientConnection;
+
 use crate::tls;
-use crate::url::Url;
 
-/// `--http`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum HttpVersion {
-    #[value(name = "1.1")]
-    Http1,
-    #[value(name = "2")]
-    Http2,
+pub enum Transport {
+    /// The protocol's bytes are the socket's.
+    Plain,
+    Tls(Tls),
 }
 
-/// Whether the run speaks HTTP/2, once the flags that cannot go with the version are refused.
-pub fn check_http(args: &Args) -> Result<bool, String> {
-    let http2 = args.http == HttpVersion::Http2;
-    if args.streams == 0 {
-        return Err("--streams: expected at least 1, got 0".into());
-    }
-    if !http2 && args.streams > 1 {
-        return Err("--streams needs --http 2 (with HTTP/1.1, --pipeline keeps requests in flight)".into());
-    }
-    if http2 {
-        // A session's counter needs its requests in order; a connection per request has one stream.
-        let many = args.streams > 1 && (args.sessions || args.no_keepalive);
-        let clash = [
-            ("--pipeline above 1", args.pipeline > 1),
-            ("--websocket", args.websocket),
-            ("--streams above 1 with --sessions or --no-keepalive", many),
-        ];
-        if let Some((flag, _)) = clash.iter().find(|(_, set)| *set) {
-            return Err(format!("--http 2 cannot be combined with {flag}"));
+pub struct Tls {
+    /// From the TCP connect to the close.
+    session: Option<Box<ClientConnection>>,
+    /// What the protocol wrote since the last seal: the requests of a read's answers go out in one record
+    /// rather than one each, which cost the server a record and a packet per request.
+    staged: Vec<u8>,
+}
+
+/// One step of reading the socket's bytes.
+pub struct Opened<'a> {
+    /// What the protocol receives.
+    pub plain: &'a [u8],
+    /// TLS: the handshake is not done yet.
+    pub handshaking: bool,
+    /// TLS: the server ended the session (close_notify); what came before it is in `plain`.
+    pub closed: bool,
+}
+
+/// Why the bytes read could not be opened.
+pub enum Broken {
+    Read,
+    Tls(rustls::Error),
+}
+
+impl Transport {
+    pub fn new(tls: bool) -> Self {
+        if tls {
+            Transport::Tls(Tls { session: None, staged: Vec::new() })
+        } else {
+            Transport::Plain
         }
     }
-    Ok(http2)
-}
 
-/// The TLS settings of the run, None for cleartext; the TLS options without TLS are refused.
-pub fn tls(args: &Args, url: &Url, http2: bool) -> Result<Option<tls::Settings>, String> {
-    if !(args.tls || url.secure) {
-        let stray = [("--ca", args.ca.is_some()), ("--tls-version", args.tls_version.is_some()), ("--tls-resume", args.tls_resume)];
-        return match stray.iter().find(|(_, set)| *set) {
-            Some((flag, _)) => Err(format!("{flag} needs --tls")),
-            None => Ok(None),
-        };
+    /// The TCP connection is up: true if a handshake has begun (its first bytes wait to be sealed), false if
+    /// the protocol may start. A transport made without TLS has no handshake whatever `settings` say.
+    pub fn start(&mut self, settings: Option<&tls::Settings>) -> Result<bool, rustls::Error> {
+        match (self, settings) {
+            (Transport::Tls(tls), Some(settings)) => {
+                tls.session = Some(Box::new(settings.connect()?));
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
     }
-    let ca = args.ca.as_ref().ok_or("--tls needs --ca, the PEM file of the CA that signed the server's certificate")?;
-    let alpn: &'static [u8] = if http2 { b"h2" } else { b"http/1.1" };
-    tls::Settings::new(ca, &url.host, args.tls_version, args.tls_resume, alpn).map(Some)
+
+    /// Where the protocol writes, given the bytes waiting for the socket, and how many of those bytes
+    /// wait beyond it (TLS: records sealed, not sent yet).
+    pub fn writer<'a>(&'a mut self, out: &'a mut Vec<u8>) -> (&'a mut Vec<u8>, usize) {
+        match self {
+            Transport::Plain => (out, 0),
+            Transport::Tls(tls) => (&mut tls.staged, out.len()),
+        }
+    }
+
+    /// Moves what the protocol wrote into `out`, as the socket must send it (TLS: records, with the
+    /// session's own, such as its handshake).
+    pub fn seal(&mut self, out: &mut Vec<u8>) -> io::Result<()> {
+        let Transport::Tls(Tls { session: Some(session), staged }) = self else { return Ok(()) };
+        if !staged.is_empty() {
+            session.writer().write_all(staged)?;
+            staged.clear();
+        }
+        while session.wants_write() {
+            session.write_tls(out)?;
+        }
+        Ok(())
+    }
+
+    /// Bytes wait that `seal` has not moved yet.
+    pub fn unsealed(&self) -> bool {
+        match self {
+            Transport::Plain => false,
+            Transport::Tls(tls) => !tls.staged.is_empty() || tls.session.as_ref().is_some_and(|s| s.wants_write()),
+        }
+    }
+
+    /// Reads from the start of `data` (and takes what it read off it): the plaintext is `data` itself over
+    /// plain TCP, else decrypted into `plain`. Called until `data` is empty.
+    pub fn open<'d: 'p, 'p>(&mut self, data: &mut &'d [u8], plain: &'p mut Vec<u8>) -> Result<Opened<'p>, Broken> {
+        let session = match self {
+            Transport::Plain => return Ok(Opened { plain: std::mem::take(data), handshaking: false, closed: false }),
+            Transport::Tls(Tls { session: Some(session), .. }) => session,
+            // No session, no connection (the worker reads no closed one): nothing to read.
+            Transport::Tls(_) => return Ok(Opened { plain: &std::mem::take(data)[..0], handshaking: false, closed: false }),
+        };
+        session.read_tls(data).map_err(|_| Broken::Read)?;
+        let state = session.process_new_packets().map_err(Broken::Tls)?;
+        plain.resize(state.plaintext_bytes_to_read(), 0);
+        session.reader().read_exact(plain).map_err(|_| Broken::Read)?;
+        Ok(Opened { plain, handshaking: session.is_handshaking(), closed: state.peer_has_closed() })
+    }
+
+    /// The TLS session, once the connection has one.
+    pub fn session(&self) -> Option<&ClientConnection> {
+        match self {
+            Transport::Tls(tls) => tls.session.as_deref(),
+            Transport::Plain => None,
+        }
+    }
+
+    pub fn secure(&self) -> bool {
+        matches!(self, Transport::Tls(_))
+    }
+
+    /// The connection is closed: its session goes, the slot's buffer stays for the next one.
+    pub fn close(&mut self) {
+        if let Transport::Tls(tls) = self {
+            tls.session = None;
+            tls.staged.clear();
+        }
+    }
 }

@@ -2,14 +2,15 @@
 //! `send`/`recv` system call per operation. Reads per readiness event are capped so one flooding server
 //! cannot keep the thread from its other connections and its timeout scan.
 
-use std::io;
+use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
 
 use mio::net::TcpStream;
 use mio::{Events, Interest, Poll, Token};
 
-use super::{Io, Worker};
-use crate::conn::{Received, State};
+use super::{Driver, Worker};
+use crate::cli::Config;
+use crate::conn::{Conn, State};
 use crate::stats::ErrorKind;
 use crate::timer::Timer;
 
@@ -28,38 +29,81 @@ pub struct Epoll {
     unread: Vec<usize>,
 }
 
-impl Epoll {
-    pub fn new(open_loop: bool) -> io::Result<Self> {
+/// What one read from the socket gave.
+enum Received {
+    Data(usize),
+    End,
+    Nothing,
+    Failed,
+}
+
+impl Driver for Epoll {
+    fn new(config: &Config, _connections: usize) -> io::Result<Self> {
         let poll = Poll::new()?;
-        let timer = if open_loop { Some(Timer::new(poll.registry(), TIMER)?) } else { None };
+        // Open loop only: requests fall due between readiness events.
+        let timer = if config.rate.is_some() { Some(Timer::new(poll.registry(), TIMER)?) } else { None };
         Ok(Epoll { poll, timer, scratch: vec![0; READ_BUFFER], unread: Vec::new() })
     }
 
-    pub fn register(&self, stream: &mut TcpStream, idx: usize) -> io::Result<()> {
+    fn watch(&mut self, idx: usize, stream: &mut TcpStream) -> io::Result<()> {
         self.poll.registry().register(stream, Token(idx), Interest::READABLE | Interest::WRITABLE)
     }
 
-    pub fn deregister(&self, stream: &mut TcpStream) {
+    /// Readiness was asked for at the connect: it reports the reads too.
+    fn connected(&mut self, _idx: usize, _conn: &Conn) -> io::Result<()> {
+        Ok(())
+    }
+
+    /// Writes until done or the socket is full.
+    fn send(&mut self, _idx: usize, conn: &mut Conn) -> io::Result<()> {
+        let Some(stream) = conn.stream.as_mut() else { return Err(io::ErrorKind::NotConnected.into()) };
+        while !conn.out.is_empty() {
+            match stream.write(&conn.out) {
+                Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+                Ok(n) if n == conn.out.len() => conn.out.clear(),
+                Ok(n) => {
+                    conn.out.drain(..n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    fn forget(&mut self, _idx: usize, stream: &mut TcpStream) {
         let _ = self.poll.registry().deregister(stream);
+    }
+
+    fn run(worker: &mut Worker<Self>) {
+        worker.run_epoll();
     }
 }
 
-impl Worker {
-    fn epoll(&mut self) -> &mut Epoll {
-        match &mut self.io {
-            Io::Epoll(epoll) => epoll,
-            Io::Uring(_) => unreachable!("the epoll loop runs on the epoll path only"),
-        }
+/// One read into `scratch`.
+fn receive(conn: &mut Conn, scratch: &mut [u8]) -> Received {
+    let Some(stream) = conn.stream.as_mut() else { return Received::Failed };
+    loop {
+        return match stream.read(scratch) {
+            Ok(0) => Received::End,
+            Ok(n) => Received::Data(n),
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => Received::Nothing,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => Received::Failed,
+        };
     }
+}
 
-    pub(super) fn run_epoll(&mut self) {
+impl Worker<Epoll> {
+    fn run_epoll(&mut self) {
         let mut events = Events::with_capacity(1024);
         let mut next_scan = self.window.start;
         loop {
             let now = Instant::now();
             let Some(wake) = self.turn(now, &mut next_scan) else { break };
             let due = self.next_due();
-            let epoll = self.epoll();
+            let epoll = &mut self.io;
             if let (Some(due), Some(timer)) = (due, epoll.timer.as_mut()) {
                 timer.arm(due, now);
             }
@@ -74,7 +118,7 @@ impl Worker {
             let now = Instant::now();
             for event in events.iter() {
                 if event.token() == TIMER {
-                    if let Some(timer) = self.epoll().timer.as_mut() {
+                    if let Some(timer) = self.io.timer.as_mut() {
                         timer.fired();
                     }
                     continue;
@@ -100,16 +144,16 @@ impl Worker {
 
     /// `closing`: the peer's close was reported with the data, so read on until the end of file shows.
     fn on_readable(&mut self, idx: usize, closing: bool, now: Instant) {
-        let mut scratch = std::mem::take(&mut self.epoll().scratch);
+        let mut scratch = std::mem::take(&mut self.io.scratch);
         for reads in 0.. {
             if reads == MAX_READS {
                 // Edge-triggered readiness will not report what is left: come back after the others.
                 if !std::mem::replace(&mut self.conns[idx].unread, true) {
-                    self.epoll().unread.push(idx);
+                    self.io.unread.push(idx);
                 }
                 break;
             }
-            match self.conns[idx].receive(&mut scratch) {
+            match receive(&mut self.conns[idx], &mut scratch) {
                 Received::End => {
                     self.ended(idx, now);
                     break;
@@ -130,7 +174,7 @@ impl Worker {
                 }
             }
         }
-        self.epoll().scratch = scratch;
+        self.io.scratch = scratch;
         if self.conns[idx].stream.is_some() && self.conns[idx].has_output() {
             self.flush(idx, now);
         }
@@ -138,7 +182,7 @@ impl Worker {
 
     /// Connections whose reads hit the cap last time get their next turn.
     fn read_unread(&mut self, now: Instant) {
-        for idx in std::mem::take(&mut self.epoll().unread) {
+        for idx in std::mem::take(&mut self.io.unread) {
             if std::mem::replace(&mut self.conns[idx].unread, false) {
                 self.on_readable(idx, true, now);
             }

@@ -1,51 +1,61 @@
 //! One thread's event loop: its share of the connections, its own histograms, no shared state but the
 //! window. This file keeps what every turn of the loop does and the requests (send, time out);
-//! `opening` the connections' life cycle and the connect phase, `epoll` and `uring` the two event loops
-//! and their socket I/O, `receive` turns bytes read into answers, `record` counts them, `steps` follows
-//! the window and bursts.
+//! `opening` the connections' life cycle and the connect phase, `epoll` and `uring` the two drivers (event
+//! loop and socket I/O), `secure` the transport between socket and protocol, `receive` turns what the
+//! protocol reads into answers, `record` counts them, `steps` follows the window and bursts.
 
 pub(crate) mod bufring;
-mod epoll;
+pub mod epoll;
 mod opening;
 mod receive;
 mod record;
 mod secure;
 mod steps;
-mod streams;
-mod uring;
+pub mod uring;
 
 use std::collections::VecDeque;
 use std::io;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use mio::net::TcpStream;
+
 use crate::cli::Config;
 use crate::conn::{Conn, InFlight, State};
-use crate::io::IoPath;
+use crate::protocol::Protocol;
 use crate::schedule::{self, Pacing, Window};
 use crate::stats::{ErrorKind, Stats};
+use crate::transport::Transport;
 use crate::visitor::Visitor;
-use crate::ws;
 
 /// How often connections are checked for timeouts and back-offs.
 const SCAN: Duration = Duration::from_millis(20);
 
-/// The event loop and socket I/O of the run's path.
-enum Io {
-    Epoll(epoll::Epoll),
-    Uring(Box<uring::Uring>),
+/// The event loop and the socket I/O of a run's path (`epoll::Epoll`, `uring::Uring`): what the worker
+/// asks of the kernel for its connections. The rest of the worker is the same code on either path.
+pub trait Driver: Sized {
+    fn new(config: &Config, connections: usize) -> io::Result<Self>;
+    /// A connect is under way on the slot's new socket: its end is to be reported.
+    fn watch(&mut self, idx: usize, stream: &mut TcpStream) -> io::Result<()>;
+    /// The connection is up: what it receives is to be reported.
+    fn connected(&mut self, idx: usize, conn: &Conn) -> io::Result<()>;
+    /// Hands the connection's buffered bytes to the socket; an error if the connection failed.
+    fn send(&mut self, idx: usize, conn: &mut Conn) -> io::Result<()>;
+    /// The slot's socket is about to be closed: nothing more is to be reported of it.
+    fn forget(&mut self, idx: usize, stream: &mut TcpStream);
+    /// Turns the worker's loop until its window has closed.
+    fn run(worker: &mut Worker<Self>);
 }
 
-pub struct Worker {
+pub struct Worker<D> {
     config: Arc<Config>,
     window: Arc<Window>,
     index: usize,
     threads: usize,
-    io: Io,
+    io: D,
     conns: Vec<Conn>,
     stats: Stats,
     rng: fastrand::Rng,
-    decoded: Vec<u8>,
     to_connect: VecDeque<usize>,
     /// Connections handed to `to_connect` so far; a burst releases more at each step.
     released: usize,
@@ -69,21 +79,15 @@ pub struct Worker {
     pacing: Option<Pacing>,
     /// A refused cookie was reported already (once per thread is enough to name the problem).
     warned: bool,
-    /// Scratch: a request as HTTP/1.1 before HTTP/2 frames it, plaintext TLS gave, answers of HTTP/2 streams.
+    /// Scratch: a request as HTTP/1.1 before HTTP/2 frames it, plaintext the transport gave, a chunked
+    /// body decoded to check it.
     request: Vec<u8>,
     plain_in: Vec<u8>,
-    events: Vec<crate::h2::Event>,
+    decoded: Vec<u8>,
 }
 
-impl Worker {
-    pub fn new(
-        config: Arc<Config>,
-        window: Arc<Window>,
-        index: usize,
-        threads: usize,
-        connections: usize,
-        path: IoPath,
-    ) -> io::Result<Self> {
+impl<D: Driver> Worker<D> {
+    pub fn new(config: Arc<Config>, window: Arc<Window>, index: usize, threads: usize, connections: usize) -> io::Result<Self> {
         let released = match config.burst.first() {
             Some(&first) => schedule::share(first, index, threads),
             None => connections,
@@ -92,25 +96,16 @@ impl Worker {
         let conns = (0..connections)
             .map(|_| {
                 let visitor = Visitor::new(&config.template, &mut rng);
-                let mask = rng.u32(..).to_be_bytes();
-                let frame = match &config.websocket {
-                    Some((_, message)) => ws::frame(ws::OP_TEXT, message, mask),
-                    None => Vec::new(),
-                };
-                Conn::new(window.start, visitor, mask, frame)
+                let protocol = Protocol::new(&config, &mut rng);
+                Conn::new(window.start, Transport::new(config.tls.is_some()), protocol, visitor)
             })
             .collect();
-        let io = match path {
-            IoPath::Epoll => Io::Epoll(epoll::Epoll::new(config.rate.is_some())?),
-            IoPath::IoUring => Io::Uring(Box::new(uring::Uring::new(connections)?)),
-        };
         Ok(Worker {
-            io,
+            io: D::new(&config, connections)?,
             pacing: config.rate.map(|rate| Pacing::new(rate, index, threads, window.start)),
             conns,
             stats: Stats::new(),
             rng,
-            decoded: Vec::new(),
             // With a connection per request, each connect belongs to its request: none is opened ahead.
             phase_target: if config.keepalive { released } else { 0 },
             to_connect: (0..released).collect(),
@@ -127,7 +122,7 @@ impl Worker {
             warned: false,
             request: Vec::new(),
             plain_in: Vec::new(),
-            events: Vec::new(),
+            decoded: Vec::new(),
             config,
             window,
             index,
@@ -136,10 +131,7 @@ impl Worker {
     }
 
     pub fn run(mut self) -> Stats {
-        match self.io {
-            Io::Epoll(_) => self.run_epoll(),
-            Io::Uring(_) => self.run_uring(),
-        }
+        D::run(&mut self);
         self.stats.flush();
         self.stats
     }
@@ -209,12 +201,7 @@ impl Worker {
     /// Requests the connection can take now: its pipeline or streams, as many as the server allows.
     fn room(&self, idx: usize) -> usize {
         let conn = &self.conns[idx];
-        let most = match conn.h2.as_deref() {
-            Some(h2) if h2.going_away => 0,
-            Some(h2) => self.config.pipeline.min(h2.max_streams as usize),
-            None => self.config.pipeline,
-        };
-        most.saturating_sub(conn.in_flight.len())
+        conn.protocol.room(self.config.pipeline).unwrap_or(0).saturating_sub(conn.in_flight.len())
     }
 
     /// Open loop: every request whose time has come goes to the next idle connection.
@@ -243,28 +230,18 @@ impl Worker {
     /// Queues one request; false if the connection was closed instead.
     fn queue_request(&mut self, idx: usize, intended: Instant, now: Instant) -> bool {
         let conn = &mut self.conns[idx];
-        let mut stream = 0;
-        if self.config.websocket.is_some() {
-            let frame = std::mem::take(&mut conn.frame);
-            conn.outgoing().extend_from_slice(&frame);
-            conn.frame = frame;
-        } else if let (visitor, Some(h2), out) = conn.writers() {
-            self.request.clear();
-            visitor.write_request(&self.config.template, &mut self.request, &mut self.rng);
-            match h2.request(&self.request, out) {
-                Ok(id) => stream = id,
-                Err(why) => {
-                    self.window.fail(format!("cannot send a request over HTTP/2: {why}"));
-                    self.close(idx, None, now);
-                    return false;
-                }
+        let (out, _) = conn.transport.writer(&mut conn.out);
+        match conn.protocol.request(&conn.visitor, &self.config.template, &mut self.rng, &mut self.request, out) {
+            Ok(stream) => {
+                conn.in_flight.push_back(InFlight { intended, sent: now, stream });
+                true
             }
-        } else {
-            let (visitor, _, out) = conn.writers();
-            visitor.write_request(&self.config.template, out, &mut self.rng);
+            Err(why) => {
+                self.window.fail(format!("cannot send a request over HTTP/2: {why}"));
+                self.close(idx, None, now);
+                false
+            }
         }
-        self.conns[idx].in_flight.push_back(InFlight { intended, sent: now, stream });
-        true
     }
 
     /// Writes what is buffered (encrypted first with TLS); false if the connection failed.
@@ -274,11 +251,7 @@ impl Worker {
             self.close(idx, Some(ErrorKind::Write), now);
             return false;
         }
-        let sent = match &mut self.io {
-            Io::Epoll(_) => conn.flush(),
-            Io::Uring(uring) => uring.send(idx, conn),
-        };
-        if sent.is_err() {
+        if self.io.send(idx, conn).is_err() {
             self.close(idx, Some(ErrorKind::Write), now);
             return false;
         }

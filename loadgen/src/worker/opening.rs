@@ -10,13 +10,13 @@ use std::time::Instant;
 
 use mio::net::TcpStream;
 
-use super::{Io, Worker};
+use super::{Driver, Worker};
 use crate::conn::State;
 use crate::connect::Cause;
-use crate::h2;
+use crate::protocol::Opening;
 use crate::stats::ErrorKind;
 
-impl Worker {
+impl<D: Driver> Worker<D> {
     /// Ends this thread's connect phase when its connections are open or the deadline has come, and starts
     /// the load when its time has come; returns the deadline while the phase lasts, to wake for it.
     pub(super) fn follow_phase(&mut self, now: Instant) -> Option<Instant> {
@@ -82,10 +82,7 @@ impl Worker {
                 self.stats.connect.retried += 1;
             }
             let registered = TcpStream::connect(self.config.addr).and_then(|mut stream| {
-                match &mut self.io {
-                    Io::Epoll(epoll) => epoll.register(&mut stream, idx)?,
-                    Io::Uring(uring) => uring.watch_connect(&stream, idx)?,
-                }
+                self.io.watch(idx, &mut stream)?;
                 Ok(stream)
             });
             match registered {
@@ -122,43 +119,31 @@ impl Worker {
         if resent && !self.phase_over {
             self.stats.connect.syn_retransmitted += 1;
         }
-        if let Io::Uring(uring) = &mut self.io {
-            if let Err(e) = uring.connected(idx, &self.conns[idx]) {
-                eprintln!("shootout-load: thread {}: cannot start receiving: {e}", self.index);
-                self.close(idx, Some(ErrorKind::Read), now);
-                return;
-            }
+        if let Err(e) = self.io.connected(idx, &self.conns[idx]) {
+            eprintln!("shootout-load: thread {}: cannot start receiving: {e}", self.index);
+            self.close(idx, Some(ErrorKind::Read), now);
+            return;
         }
-        if self.config.tls.is_some() {
-            self.start_tls(idx, now);
-        } else {
-            self.established(idx, now);
-        }
+        self.start_transport(idx, now);
     }
 
-    /// The connection is up (TCP, and TLS if asked for): HTTP/2 sends its preface, WebSocket its upgrade.
+    /// The connection is up (TCP, and its transport): its protocol opens it, HTTP/2 with its preface,
+    /// WebSocket with its upgrade.
     pub(super) fn established(&mut self, idx: usize, now: Instant) -> bool {
         let conn = &mut self.conns[idx];
-        if self.config.http2 {
-            let client = h2::Client::new(conn.tls.is_some(), self.config.validates_body(), conn.outgoing());
-            conn.h2 = Some(Box::new(client));
-            if !self.flush(idx, now) {
-                return false;
-            }
+        let secure = conn.transport.secure();
+        let (out, _) = conn.transport.writer(&mut conn.out);
+        let opening = conn.protocol.start(&self.config, secure, out);
+        if opening == Opening::Upgrade {
+            conn.state = State::Handshake;
+            conn.since = now;
+            return self.flush(idx, now);
         }
-        let conn = &mut self.conns[idx];
-        match &self.config.websocket {
-            Some((handshake, _)) => {
-                conn.state = State::Handshake;
-                conn.since = now;
-                conn.outgoing().extend_from_slice(handshake);
-                self.flush(idx, now)
-            }
-            None => {
-                self.opened(idx, now);
-                true
-            }
+        if opening == Opening::Preface && !self.flush(idx, now) {
+            return false;
         }
+        self.opened(idx, now);
+        true
     }
 
     /// The connection is open (connected, and upgraded for WebSocket): it takes requests once the load runs.
@@ -234,19 +219,13 @@ impl Worker {
             self.opening -= 1;
         }
         if let Some(mut stream) = conn.stream.take() {
-            match &mut self.io {
-                Io::Epoll(epoll) => epoll.deregister(&mut stream),
-                Io::Uring(uring) => uring.forget(idx),
-            }
+            self.io.forget(idx, &mut stream);
         }
         conn.state = State::Closed;
         conn.unread = false;
-        conn.pending.clear();
         conn.out.clear();
-        conn.tls = None;
-        conn.plain.clear();
-        conn.h2 = None;
+        conn.transport.close();
+        conn.protocol.close();
         conn.in_flight.clear();
-        conn.message.clear();
     }
 }

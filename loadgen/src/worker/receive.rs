@@ -1,159 +1,151 @@
-//! Bytes read become answers: HTTP responses (and the WebSocket upgrade) or WebSocket frames, each
-//! checked and recorded, whichever path read them.
+//! Plaintext read becomes answers: the connection's protocol parses it one unit at a time, and each
+//! answer is checked and recorded here, whichever protocol brought it and whichever path read it.
 
 use std::time::Instant;
 
-use super::Worker;
+use super::{Driver, Worker};
 use crate::check;
 use crate::cli::Config;
-use crate::conn::{Conn, State, MAX_OUT};
-use crate::http::{self, Response};
+use crate::conn::{InFlight, State};
+use crate::protocol::Unit;
 use crate::stats::ErrorKind;
-use crate::ws;
+use crate::visitor::Visitor;
 
-impl Worker {
-    /// Bytes received on a connection (either path): counted, then turned into answers; false once the
+/// What a unit asks of the worker once the protocol has let go of the bytes it was read from.
+enum Step {
+    Answered { request: InFlight, status: u16, outcome: Verdict, close: bool },
+    Upgraded,
+    Reset(u32),
+    End,
+    Close(ErrorKind),
+    Broken(String),
+    Next,
+}
+
+impl<D: Driver> Worker<D> {
+    /// The protocol's bytes (none with `eof` once the server has closed its side); false once the
     /// connection was closed.
-    pub(super) fn received(&mut self, idx: usize, data: &[u8], now: Instant) -> bool {
-        if self.recording(now) {
-            self.stats.bytes_read += data.len() as u64;
-        }
-        if self.conns[idx].tls.is_some() {
-            return self.decrypt(idx, data, now);
-        }
-        self.on_plaintext(idx, data, now)
-    }
-
-    /// Bytes of the protocol above TLS (or straight from the socket).
-    pub(super) fn on_plaintext(&mut self, idx: usize, data: &[u8], now: Instant) -> bool {
-        if self.conns[idx].h2.is_some() {
-            return self.on_streams(idx, data, now);
-        }
-        self.on_data(idx, data, now)
-    }
-
-    /// The server closed its side: what is pending is all there will be.
-    pub(super) fn ended(&mut self, idx: usize, now: Instant) {
-        if self.conns[idx].h2.is_some() {
-            let kind = if self.conns[idx].in_flight.is_empty() { None } else { Some(ErrorKind::Read) };
-            self.close(idx, kind, now);
-            return;
-        }
-        let pending = std::mem::take(&mut self.conns[idx].pending);
-        self.consume(idx, &pending, true, now);
-    }
-
-    /// New bytes: whole responses are handled straight from the read buffer, only a tail is kept.
-    fn on_data(&mut self, idx: usize, data: &[u8], now: Instant) -> bool {
-        let mut pending = std::mem::take(&mut self.conns[idx].pending);
-        let used = if pending.is_empty() {
-            let used = self.consume(idx, data, false, now);
-            if let Some(used) = used {
-                pending.extend_from_slice(&data[used..]);
-            }
-            used
-        } else {
-            pending.extend_from_slice(data);
-            let used = self.consume(idx, &pending, false, now);
-            if let Some(used) = used {
-                pending.drain(..used);
-            }
-            used
-        };
-        match used {
-            Some(_) => {
-                self.conns[idx].pending = pending;
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Handles every complete response or frame at the start of `input`; returns the bytes used, or
-    /// None once the connection has been closed.
-    fn consume(&mut self, idx: usize, input: &[u8], eof: bool, now: Instant) -> Option<usize> {
-        let mut at = 0;
-        loop {
-            let rest = &input[at..];
-            if rest.is_empty() {
-                if eof {
-                    let kind = if self.conns[idx].in_flight.is_empty() { None } else { Some(ErrorKind::Read) };
-                    self.close(idx, kind, now);
-                    return None;
-                }
-                return Some(at);
-            }
-            let used = match self.conns[idx].state {
-                State::Open if self.config.websocket.is_some() => self.on_frame(idx, rest, eof, now),
-                State::Handshake | State::Open => self.on_response(idx, rest, eof, now),
-                State::Closed | State::Connecting | State::Tls => return None,
-            };
-            match used {
-                Some(0) if eof => {
-                    self.close(idx, Some(ErrorKind::Read), now);
-                    return None;
-                }
-                Some(0) => return Some(at),
-                Some(n) => at += n,
-                None => return None,
-            }
-        }
-    }
-
-    /// One HTTP response (or the WebSocket upgrade answer): Some(bytes used, 0 if incomplete).
-    fn on_response(&mut self, idx: usize, input: &[u8], eof: bool, now: Instant) -> Option<usize> {
-        let parsed = http::parse(input, eof, self.config.head_request, self.config.validates_body(), &mut self.decoded);
-        let response = match parsed {
-            Ok(Some(r)) => r,
-            Ok(None) => return Some(0),
-            Err(_) => {
-                // Cut short by the server's close is a read error; bytes that make no sense are a parse error.
-                let kind = if eof { ErrorKind::Read } else { ErrorKind::Parse };
-                self.close(idx, Some(kind), now);
-                return None;
-            }
-        };
-        if self.conns[idx].state == State::Handshake {
-            if response.status != 101 {
-                // The upgrade was refused: the connection failed to open.
-                self.close(idx, Some(ErrorKind::Status), now);
-                return None;
-            }
-            self.conns[idx].answered = true;
-            self.opened(idx, now);
-            return Some(response.consumed);
-        }
-        if response.status / 100 == 1 {
-            return Some(response.consumed);
-        }
-        if !self.complete(idx, &response, input, now) {
-            return None;
-        }
-        // A connection per request closes after its answer, whatever the server would do.
-        if response.close || !self.config.keepalive {
-            self.close(idx, None, now);
-            return None;
-        }
-        self.ready(idx, now).then_some(response.consumed)
-    }
-
-    /// Checks and records an answered request; false if the connection was closed.
-    fn complete(&mut self, idx: usize, response: &Response, input: &[u8], now: Instant) -> bool {
-        let Some(request) = self.conns[idx].in_flight.pop_front() else {
-            self.close(idx, Some(ErrorKind::Parse), now);
+    pub(super) fn on_plaintext(&mut self, idx: usize, data: &[u8], eof: bool, now: Instant) -> bool {
+        let conn = &mut self.conns[idx];
+        // Bytes that came with the handshake's end, after opening the connection failed.
+        if !eof && !matches!(conn.state, State::Handshake | State::Open) {
             return false;
-        };
-        let cookies = response.set_cookies.iter().map(|&(start, end)| &input[start..end]);
-        let body = response.body(input, &self.decoded);
-        let outcome = verdict(&self.config, &mut self.conns[idx], &mut self.rng, response.status, body, cookies);
-        let outcome = self.refusal_reported(outcome);
-        self.record_answer(request, response.status, outcome, now);
+        }
+        let (out, _) = conn.transport.writer(&mut conn.out);
+        let mut input = conn.protocol.input(data, eof, out);
+        loop {
+            let conn = &mut self.conns[idx];
+            let (out, queued) = conn.transport.writer(&mut conn.out);
+            let step = match conn.protocol.next(&mut input, &mut self.decoded, out, queued) {
+                Unit::More => break,
+                Unit::Answer(answer) => {
+                    let request = match answer.stream {
+                        0 => conn.in_flight.pop_front(),
+                        stream => conn.in_flight.iter().position(|r| r.stream == stream).and_then(|at| conn.in_flight.remove(at)),
+                    };
+                    match request {
+                        Some(request) => {
+                            (conn.answered, conn.failures) = (true, 0);
+                            let cookies = answer.cookies.iter();
+                            let outcome = verdict(&self.config, &mut conn.visitor, &mut self.rng, answer.status, answer.body, cookies);
+                            Step::Answered { request, status: answer.status, outcome, close: answer.close }
+                        }
+                        None => Step::Close(ErrorKind::Parse),
+                    }
+                }
+                Unit::Echo(message) => match conn.in_flight.pop_front() {
+                    Some(request) => {
+                        (conn.answered, conn.failures) = (true, 0);
+                        let outcome = Verdict::Checked(check::echo(&self.config, message));
+                        Step::Answered { request, status: 0, outcome, close: false }
+                    }
+                    None => Step::Close(ErrorKind::Parse),
+                },
+                Unit::Upgraded => Step::Upgraded,
+                Unit::Reset(stream) => Step::Reset(stream),
+                Unit::GoAway(last) => {
+                    // Streams above `last` were never processed: like requests not sent, they are dropped;
+                    // the connection closes once the others are answered.
+                    conn.in_flight.retain(|r| r.stream <= last);
+                    Step::Next
+                }
+                Unit::End => Step::End,
+                Unit::Close(kind) => Step::Close(kind),
+                Unit::Broken(why) => Step::Broken(why),
+            };
+            if !self.take(idx, step, now) {
+                return false;
+            }
+        }
+        let conn = &mut self.conns[idx];
+        conn.protocol.keep(input);
+        // HTTP/2 after a GOAWAY: done once the streams it still processes are answered.
+        if conn.protocol.room(self.config.pipeline).is_none() && conn.in_flight.is_empty() {
+            self.close(idx, None, now);
+            return false;
+        }
         true
+    }
+
+    /// The server closed its side: what the protocol kept is all there will be.
+    pub(super) fn ended(&mut self, idx: usize, now: Instant) {
+        self.on_plaintext(idx, &[], true, now);
+    }
+
+    /// Does what a unit asked; false once the connection was closed.
+    fn take(&mut self, idx: usize, step: Step, now: Instant) -> bool {
+        match step {
+            Step::Answered { request, status, outcome, close } => {
+                let outcome = self.refusal_reported(outcome);
+                self.record_answer(request, status, outcome, now);
+                // A connection per request closes after its answer, whatever the server would do.
+                if close || !self.config.keepalive {
+                    self.close(idx, None, now);
+                    return false;
+                }
+                self.ready(idx, now)
+            }
+            Step::Upgraded => {
+                self.conns[idx].answered = true;
+                self.opened(idx, now);
+                self.conns[idx].state == State::Open
+            }
+            Step::Reset(stream) => {
+                // The request has no answer: a read error like a connection cut short.
+                let in_flight = &mut self.conns[idx].in_flight;
+                if let Some(at) = in_flight.iter().position(|r| r.stream == stream) {
+                    in_flight.remove(at);
+                    self.error(ErrorKind::Read, now);
+                }
+                if !self.config.keepalive {
+                    self.close(idx, None, now);
+                    return false;
+                }
+                self.ready(idx, now)
+            }
+            Step::End => {
+                let kind = if self.conns[idx].in_flight.is_empty() { None } else { Some(ErrorKind::Read) };
+                self.close(idx, kind, now);
+                false
+            }
+            Step::Close(kind) => {
+                self.close(idx, Some(kind), now);
+                false
+            }
+            Step::Broken(why) => {
+                if !std::mem::replace(&mut self.warned, true) {
+                    eprintln!("shootout-load: an HTTP/2 connection broke the protocol: {why}");
+                }
+                self.close(idx, Some(ErrorKind::Parse), now);
+                false
+            }
+            Step::Next => true,
+        }
     }
 
     /// An answer whose cookies the visitor cannot keep breaks the session: it is not a valid one. The
     /// first refusal of the thread is printed, to name the problem.
-    pub(super) fn refusal_reported(&mut self, outcome: Verdict) -> Result<(), ErrorKind> {
+    fn refusal_reported(&mut self, outcome: Verdict) -> Result<(), ErrorKind> {
         match outcome {
             Verdict::Checked(outcome) => outcome,
             Verdict::CookieRefused(message) => {
@@ -164,95 +156,36 @@ impl Worker {
             }
         }
     }
-
-    /// One WebSocket frame: echoes complete a round trip, pings are answered, close ends the connection.
-    fn on_frame(&mut self, idx: usize, input: &[u8], eof: bool, now: Instant) -> Option<usize> {
-        let frame = match ws::parse_frame(input) {
-            Ok(Some(f)) => f,
-            Ok(None) if eof => {
-                self.close(idx, Some(ErrorKind::Read), now);
-                return None;
-            }
-            Ok(None) => return Some(0),
-            Err(_) => {
-                self.close(idx, Some(ErrorKind::Parse), now);
-                return None;
-            }
-        };
-        let conn = &mut self.conns[idx];
-        match frame.opcode {
-            ws::OP_PING => {
-                if conn.out.len() > MAX_OUT {
-                    self.close(idx, Some(ErrorKind::Write), now);
-                    return None;
-                }
-                let mut payload = Vec::new();
-                // A control frame's payload is at most 125 bytes (parse_frame checked), far below the limit.
-                let _ = ws::append_payload(input, &frame, &mut payload);
-                // Sent once the reads of this event are done: a burst of pings costs one write.
-                conn.out.extend_from_slice(&ws::frame(ws::OP_PONG, &payload, conn.mask));
-            }
-            ws::OP_PONG => {}
-            ws::OP_CLOSE => {
-                let kind = if conn.in_flight.is_empty() { None } else { Some(ErrorKind::Read) };
-                self.close(idx, kind, now);
-                return None;
-            }
-            _ => {
-                if ws::append_payload(input, &frame, &mut conn.message).is_err() {
-                    self.close(idx, Some(ErrorKind::Parse), now);
-                    return None;
-                }
-                if frame.fin {
-                    let Some(request) = conn.in_flight.pop_front() else {
-                        self.close(idx, Some(ErrorKind::Parse), now);
-                        return None;
-                    };
-                    let outcome = check::echo(&self.config, &conn.message);
-                    conn.message.clear();
-                    conn.answered = true;
-                    conn.failures = 0;
-                    self.record_answer(request, 0, outcome, now);
-                    if !self.ready(idx, now) {
-                        return None;
-                    }
-                }
-            }
-        }
-        Some(frame.consumed)
-    }
 }
 
-pub(super) enum Verdict {
+enum Verdict {
     Checked(Result<(), ErrorKind>),
     CookieRefused(String),
 }
 
 /// One answer, whatever carried it: the visitor keeps its cookies, then the status and body are checked.
-pub(super) fn verdict<'a>(
+fn verdict<'a>(
     config: &Config,
-    conn: &mut Conn,
+    visitor: &mut Visitor,
     rng: &mut fastrand::Rng,
     status: u16,
     body: &[u8],
     cookies: impl Iterator<Item = &'a [u8]>,
 ) -> Verdict {
-    conn.answered = true;
-    conn.failures = 0;
     let mut refused = None;
     if config.sessions {
         let mut changed = false;
         for cookie in cookies {
-            match conn.visitor.set_cookie(cookie) {
+            match visitor.set_cookie(cookie) {
                 Ok(c) => changed |= c,
                 Err(full) => refused = Some(full.0),
             }
         }
         if changed {
-            conn.visitor.cookies_changed(&config.template, rng);
+            visitor.cookies_changed(&config.template, rng);
         }
     }
-    let outcome = check::response(config, status, body, &mut conn.visitor.count);
+    let outcome = check::response(config, status, body, &mut visitor.count);
     match refused {
         Some(message) => Verdict::CookieRefused(message),
         None => Verdict::Checked(outcome),

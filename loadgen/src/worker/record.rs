@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::Worker;
+use super::{Driver, Worker};
 use crate::conn::InFlight;
 use crate::stats::ErrorKind;
 
@@ -11,7 +11,7 @@ fn micros(d: Duration) -> u64 {
     u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
 }
 
-impl Worker {
+impl<D: Driver> Worker<D> {
     pub(super) fn recording(&self, now: Instant) -> bool {
         self.measuring && self.end.is_some_and(|end| now < end)
     }

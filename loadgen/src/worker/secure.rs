@@ -1,23 +1,24 @@
-//! TLS between the socket and the protocol: the handshake after the TCP connect (timed, counted, its
-//! ALPN checked), then every byte received decrypted before it is parsed. What is sent is encrypted in
-//! `Worker::flush`.
+//! The transport between the socket and the protocol: started after the TCP connect (a TLS handshake
+//! timed, counted and its ALPN checked), then every byte received opened by it before it is parsed. What
+//! is sent is sealed in `Worker::flush`.
 
-use std::io::Read;
 use std::time::Instant;
 
-use super::Worker;
+use super::{Driver, Worker};
 use crate::conn::State;
 use crate::stats::ErrorKind;
 use crate::tls;
+use crate::transport::Broken;
 
-impl Worker {
-    /// The TCP connection is up: the client's hello goes out.
-    pub(super) fn start_tls(&mut self, idx: usize, now: Instant) {
-        let Some(settings) = self.config.tls.as_ref() else { unreachable!("called with TLS only") };
-        match settings.connect() {
-            Ok(session) => {
+impl<D: Driver> Worker<D> {
+    /// The TCP connection is up: TLS sends the client's hello, plain TCP is ready for the protocol.
+    pub(super) fn start_transport(&mut self, idx: usize, now: Instant) {
+        match self.conns[idx].transport.start(self.config.tls.as_ref()) {
+            Ok(false) => {
+                self.established(idx, now);
+            }
+            Ok(true) => {
                 let conn = &mut self.conns[idx];
-                conn.tls = Some(Box::new(session));
                 conn.state = State::Tls;
                 conn.since = now;
                 self.flush(idx, now);
@@ -29,38 +30,39 @@ impl Worker {
         }
     }
 
-    /// Received bytes of a TLS connection; false once it was closed.
-    pub(super) fn decrypt(&mut self, idx: usize, mut data: &[u8], now: Instant) -> bool {
+    /// Bytes received on a connection (either path): counted, opened by the transport, then turned into
+    /// answers; false once the connection was closed.
+    pub(super) fn received(&mut self, idx: usize, mut data: &[u8], now: Instant) -> bool {
+        if self.recording(now) {
+            self.stats.bytes_read += data.len() as u64;
+        }
         let mut plain = std::mem::take(&mut self.plain_in);
         let open = loop {
-            let Some(session) = self.conns[idx].tls.as_mut() else { break false };
+            // Closed meanwhile: a handshake's end opens the protocol, whose first flush may fail.
+            if self.conns[idx].stream.is_none() {
+                break false;
+            }
             if data.is_empty() {
                 break true;
             }
-            if session.read_tls(&mut data).is_err() {
-                self.close(idx, Some(ErrorKind::Read), now);
-                break false;
-            }
-            let state = match session.process_new_packets() {
-                Ok(state) => state,
-                Err(e) => {
+            let opened = match self.conns[idx].transport.open(&mut data, &mut plain) {
+                Ok(opened) => opened,
+                Err(Broken::Read) => {
+                    self.close(idx, Some(ErrorKind::Read), now);
+                    break false;
+                }
+                Err(Broken::Tls(e)) => {
                     self.tls_failed(idx, &e, now);
                     break false;
                 }
             };
-            let (closed, handshaking) = (state.peer_has_closed(), session.is_handshaking());
-            plain.resize(state.plaintext_bytes_to_read(), 0);
-            if session.reader().read_exact(&mut plain).is_err() {
-                self.close(idx, Some(ErrorKind::Read), now);
+            if self.conns[idx].state == State::Tls && !opened.handshaking && !self.secured(idx, now) {
                 break false;
             }
-            if self.conns[idx].state == State::Tls && !handshaking && !self.secured(idx, now) {
+            if !opened.plain.is_empty() && !self.on_plaintext(idx, opened.plain, false, now) {
                 break false;
             }
-            if !plain.is_empty() && !self.on_plaintext(idx, &plain, now) {
-                break false;
-            }
-            if closed {
+            if opened.closed {
                 self.ended(idx, now);
                 break false;
             }
@@ -73,7 +75,7 @@ impl Worker {
     /// run fails (a server that does not speak it cannot be measured with it).
     fn secured(&mut self, idx: usize, now: Instant) -> bool {
         let conn = &self.conns[idx];
-        let Some(session) = conn.tls.as_deref() else { return false };
+        let Some(session) = conn.transport.session() else { return false };
         let micros = u64::try_from(now.saturating_duration_since(conn.since).as_micros()).unwrap_or(u64::MAX);
         self.stats.handshakes.done(session, micros);
         let Some(settings) = self.config.tls.as_ref() else { return false };

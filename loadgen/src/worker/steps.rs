@@ -3,10 +3,10 @@
 
 use std::time::Instant;
 
-use super::Worker;
+use super::{Driver, Worker};
 use crate::schedule;
 
-impl Worker {
+impl<D: Driver> Worker<D> {
     /// Learns the window's start once every thread has settled, and opens it when it comes.
     pub(super) fn follow_window(&mut self, now: Instant) {
         if self.measure.is_none() {

@@ -14,7 +14,8 @@ use io_uring::{cqueue, opcode, squeue, types, IoUring};
 use mio::net::TcpStream;
 
 use super::bufring::BufRing;
-use super::{Io, Worker};
+use super::{Driver, Worker};
+use crate::cli::Config;
 use crate::conn::{Conn, State};
 use crate::stats::ErrorKind;
 use userdata::{decode, user_data, Op, GENERATION_BITS};
@@ -67,20 +68,6 @@ pub struct Uring {
 }
 
 impl Uring {
-    pub fn new(connections: usize) -> io::Result<Self> {
-        // Created disabled: the thread that enables it becomes its single issuer.
-        let ring = IoUring::builder()
-            .setup_single_issuer()
-            .setup_coop_taskrun()
-            .setup_r_disabled()
-            .setup_cqsize(COMPLETIONS)
-            .build(ENTRIES)?;
-        let count = (2 * connections).next_power_of_two().clamp(BUFFERS.0, BUFFERS.1) as u16;
-        let bufs = BufRing::new(&ring, count, BUFFER_SIZE, GROUP)?;
-        let slots = (0..connections).map(|_| Slot::default()).collect();
-        Ok(Uring { ring, bufs: Some(bufs), slots, orphans: Vec::new(), in_flight: 0, rearm: Vec::new(), to_flush: Vec::new() })
-    }
-
     /// Queues an entry, submitting what is queued first if the queue is full.
     ///
     /// # Safety
@@ -91,47 +78,6 @@ impl Uring {
             self.ring.submit()?;
         }
         Ok(())
-    }
-
-    /// A connect is under way on `stream`: its socket becomes writable (or fails) when it is done.
-    pub fn watch_connect(&mut self, stream: &TcpStream, idx: usize) -> io::Result<()> {
-        let slot = &self.slots[idx];
-        let entry = opcode::PollAdd::new(types::Fd(stream.as_raw_fd()), libc::POLLOUT as u32)
-            .build()
-            .user_data(user_data(Op::Connect, slot.generation, idx));
-        // SAFETY: a poll points to no memory of ours.
-        unsafe { self.push(&entry)? };
-        self.slots[idx].polling = true;
-        self.in_flight += 1;
-        Ok(())
-    }
-
-    /// The connection is up: from now on the kernel delivers what it receives.
-    pub fn connected(&mut self, idx: usize, conn: &Conn) -> io::Result<()> {
-        let Some(stream) = conn.stream.as_ref() else { return Err(io::ErrorKind::NotConnected.into()) };
-        let entry = opcode::RecvMulti::new(types::Fd(stream.as_raw_fd()), GROUP)
-            .build()
-            .user_data(user_data(Op::Recv, self.slots[idx].generation, idx));
-        // SAFETY: the receive writes only into the registered buffers, which outlive the ring's use of them.
-        unsafe { self.push(&entry)? };
-        self.slots[idx].receiving = true;
-        self.in_flight += 1;
-        Ok(())
-    }
-
-    /// Hands `conn.out` to the kernel unless a send is in flight (then it goes after that one).
-    pub fn send(&mut self, idx: usize, conn: &mut Conn) -> io::Result<()> {
-        if conn.stream.is_none() {
-            return Err(io::ErrorKind::NotConnected.into());
-        }
-        let slot = &mut self.slots[idx];
-        if slot.sending || conn.out.is_empty() {
-            return Ok(());
-        }
-        // The emptied buffer of the last send takes the requests that come while this one is in flight.
-        std::mem::swap(&mut slot.buffer, &mut conn.out);
-        slot.sent = 0;
-        self.submit_send(idx, conn)
     }
 
     /// Sends what of the slot's buffer the kernel has not taken yet.
@@ -148,31 +94,6 @@ impl Uring {
         self.slots[idx].sending = true;
         self.in_flight += 1;
         Ok(())
-    }
-
-    /// The slot's socket is being closed: its operations are cancelled and their completions, when
-    /// they come, recognised as an earlier connection's.
-    pub fn forget(&mut self, idx: usize) {
-        let slot = &mut self.slots[idx];
-        let generation = slot.generation;
-        let ops = [(Op::Connect, slot.polling), (Op::Recv, slot.receiving), (Op::Send, slot.sending)];
-        if slot.sending {
-            let buffer = std::mem::take(&mut slot.buffer);
-            self.orphans.push((user_data(Op::Send, generation, idx), buffer));
-        }
-        slot.buffer.clear();
-        slot.sent = 0;
-        (slot.polling, slot.receiving, slot.sending) = (false, false, false);
-        slot.generation = (generation + 1) & ((1 << GENERATION_BITS) - 1);
-        for (op, on) in ops {
-            if on {
-                let cancel =
-                    opcode::AsyncCancel::new(user_data(op, generation, idx)).build().user_data(user_data(Op::Cancel, generation, idx));
-                // SAFETY: a cancel points to no memory of ours. If even a submit fails the ring is broken
-                // and the loop ends at its next wait; the operation then lasts until the server closes.
-                let _ = unsafe { self.push(&cancel) };
-            }
-        }
     }
 
     /// Submits what was queued and waits up to `timeout` for a completion (not at all if zero).
@@ -197,16 +118,95 @@ impl Uring {
     }
 }
 
-impl Worker {
-    fn uring(&mut self) -> &mut Uring {
-        match &mut self.io {
-            Io::Uring(uring) => uring,
-            Io::Epoll(_) => unreachable!("the io_uring loop runs on the io_uring path only"),
+impl Driver for Uring {
+    fn new(_config: &Config, connections: usize) -> io::Result<Self> {
+        // Created disabled: the thread that enables it becomes its single issuer.
+        let ring = IoUring::builder()
+            .setup_single_issuer()
+            .setup_coop_taskrun()
+            .setup_r_disabled()
+            .setup_cqsize(COMPLETIONS)
+            .build(ENTRIES)?;
+        let count = (2 * connections).next_power_of_two().clamp(BUFFERS.0, BUFFERS.1) as u16;
+        let bufs = BufRing::new(&ring, count, BUFFER_SIZE, GROUP)?;
+        let slots = (0..connections).map(|_| Slot::default()).collect();
+        Ok(Uring { ring, bufs: Some(bufs), slots, orphans: Vec::new(), in_flight: 0, rearm: Vec::new(), to_flush: Vec::new() })
+    }
+
+    /// The socket becomes writable (or fails) when its connect is done.
+    fn watch(&mut self, idx: usize, stream: &mut TcpStream) -> io::Result<()> {
+        let slot = &self.slots[idx];
+        let entry = opcode::PollAdd::new(types::Fd(stream.as_raw_fd()), libc::POLLOUT as u32)
+            .build()
+            .user_data(user_data(Op::Connect, slot.generation, idx));
+        // SAFETY: a poll points to no memory of ours.
+        unsafe { self.push(&entry)? };
+        self.slots[idx].polling = true;
+        self.in_flight += 1;
+        Ok(())
+    }
+
+    /// From now on the kernel delivers what the connection receives.
+    fn connected(&mut self, idx: usize, conn: &Conn) -> io::Result<()> {
+        let Some(stream) = conn.stream.as_ref() else { return Err(io::ErrorKind::NotConnected.into()) };
+        let entry = opcode::RecvMulti::new(types::Fd(stream.as_raw_fd()), GROUP)
+            .build()
+            .user_data(user_data(Op::Recv, self.slots[idx].generation, idx));
+        // SAFETY: the receive writes only into the registered buffers, which outlive the ring's use of them.
+        unsafe { self.push(&entry)? };
+        self.slots[idx].receiving = true;
+        self.in_flight += 1;
+        Ok(())
+    }
+
+    /// Hands `conn.out` to the kernel unless a send is in flight (then it goes after that one).
+    fn send(&mut self, idx: usize, conn: &mut Conn) -> io::Result<()> {
+        if conn.stream.is_none() {
+            return Err(io::ErrorKind::NotConnected.into());
+        }
+        let slot = &mut self.slots[idx];
+        if slot.sending || conn.out.is_empty() {
+            return Ok(());
+        }
+        // The emptied buffer of the last send takes the requests that come while this one is in flight.
+        std::mem::swap(&mut slot.buffer, &mut conn.out);
+        slot.sent = 0;
+        self.submit_send(idx, conn)
+    }
+
+    /// The slot's operations are cancelled and their completions, when they come, recognised as an
+    /// earlier connection's.
+    fn forget(&mut self, idx: usize, _stream: &mut TcpStream) {
+        let slot = &mut self.slots[idx];
+        let generation = slot.generation;
+        let ops = [(Op::Connect, slot.polling), (Op::Recv, slot.receiving), (Op::Send, slot.sending)];
+        if slot.sending {
+            let buffer = std::mem::take(&mut slot.buffer);
+            self.orphans.push((user_data(Op::Send, generation, idx), buffer));
+        }
+        slot.buffer.clear();
+        slot.sent = 0;
+        (slot.polling, slot.receiving, slot.sending) = (false, false, false);
+        slot.generation = (generation + 1) & ((1 << GENERATION_BITS) - 1);
+        for (op, on) in ops {
+            if on {
+                let cancel =
+                    opcode::AsyncCancel::new(user_data(op, generation, idx)).build().user_data(user_data(Op::Cancel, generation, idx));
+                // SAFETY: a cancel points to no memory of ours. If even a submit fails the ring is broken
+                // and the loop ends at its next wait; the operation then lasts until the server closes.
+                let _ = unsafe { self.push(&cancel) };
+            }
         }
     }
 
-    pub(super) fn run_uring(&mut self) {
-        if let Err(e) = self.uring().ring.submitter().register_enable_rings() {
+    fn run(worker: &mut Worker<Self>) {
+        worker.run_uring();
+    }
+}
+
+impl Worker<Uring> {
+    fn run_uring(&mut self) {
+        if let Err(e) = self.io.ring.submitter().register_enable_rings() {
             self.abandon(e);
             return;
         }
@@ -219,12 +219,12 @@ impl Worker {
                 wake = wake.min(due);
             }
             self.rearm_receives(now);
-            if let Err(e) = self.uring().wait(wake.saturating_duration_since(now)) {
+            if let Err(e) = self.io.wait(wake.saturating_duration_since(now)) {
                 self.abandon(e);
                 break;
             }
             let now = Instant::now();
-            completed.extend(self.uring().ring.completion().map(|c| (c.user_data(), c.result(), c.flags())));
+            completed.extend(self.io.ring.completion().map(|c| (c.user_data(), c.result(), c.flags())));
             for (data, result, flags) in completed.drain(..) {
                 self.on_completion(data, result, flags, now);
             }
@@ -240,7 +240,7 @@ impl Worker {
         }
         let more = cqueue::more(flags);
         let buffer = cqueue::buffer_select(flags);
-        let uring = self.uring();
+        let uring = &mut self.io;
         if !more {
             uring.in_flight -= 1;
         }
@@ -258,12 +258,9 @@ impl Worker {
                 let failed = result < 0 || result & i32::from(libc::POLLERR | libc::POLLHUP) != 0;
                 self.on_connect(idx, failed, now);
                 // Not connected yet (a spurious wake-up): watch again.
-                if self.conns[idx].state == State::Connecting && self.uring().slots[idx].generation == generation {
-                    let watched = match self.conns[idx].stream.as_ref() {
-                        Some(stream) => match &mut self.io {
-                            Io::Uring(uring) => uring.watch_connect(stream, idx),
-                            Io::Epoll(_) => unreachable!(),
-                        },
+                if self.conns[idx].state == State::Connecting && self.io.slots[idx].generation == generation {
+                    let watched = match self.conns[idx].stream.as_mut() {
+                        Some(stream) => self.io.watch(idx, stream),
                         None => Ok(()),
                     };
                     if watched.is_err() {
@@ -278,10 +275,7 @@ impl Worker {
     }
 
     fn on_sent(&mut self, idx: usize, result: i32, now: Instant) {
-        let uring = match &mut self.io {
-            Io::Uring(uring) => uring,
-            Io::Epoll(_) => unreachable!(),
-        };
+        let uring = &mut self.io;
         let slot = &mut uring.slots[idx];
         slot.sending = false;
         let retry = result == -libc::EAGAIN || result == -libc::EINTR;
@@ -305,7 +299,7 @@ impl Worker {
 
     fn on_received(&mut self, idx: usize, generation: u32, result: i32, buffer: Option<u16>, more: bool, now: Instant) {
         let rearm = !more && matches!(self.conns[idx].state, State::Tls | State::Handshake | State::Open);
-        let uring = self.uring();
+        let uring = &mut self.io;
         uring.slots[idx].receiving = more;
         if result <= 0 {
             uring.give_back(buffer);
@@ -323,7 +317,7 @@ impl Worker {
         let Some(bufs) = uring.bufs.take() else { unreachable!("the buffers are taken out only here, and put back") };
         // Parsed straight from the kernel's buffer; closing the connection meanwhile does not need it.
         let open = self.received(idx, bufs.get(bid, result as usize), now);
-        let uring = self.uring();
+        let uring = &mut self.io;
         uring.bufs = Some(bufs);
         uring.give_back(buffer);
         if open {
@@ -335,30 +329,27 @@ impl Worker {
     }
 
     fn queue_flush(&mut self, idx: usize) {
-        let uring = self.uring();
+        let uring = &mut self.io;
         if !std::mem::replace(&mut uring.slots[idx].flush_queued, true) {
             uring.to_flush.push(idx);
         }
     }
 
     fn flush_queued(&mut self, now: Instant) {
-        let mut to_flush = std::mem::take(&mut self.uring().to_flush);
+        let mut to_flush = std::mem::take(&mut self.io.to_flush);
         for idx in to_flush.drain(..) {
-            self.uring().slots[idx].flush_queued = false;
+            self.io.slots[idx].flush_queued = false;
             if self.conns[idx].stream.is_some() && self.conns[idx].has_output() {
                 self.flush(idx, now);
             }
         }
-        self.uring().to_flush = to_flush;
+        self.io.to_flush = to_flush;
     }
 
     /// Receives the kernel ended are armed again, now that this turn's buffers are back in the ring.
     fn rearm_receives(&mut self, now: Instant) {
-        for (idx, generation) in std::mem::take(&mut self.uring().rearm) {
-            let uring = match &mut self.io {
-                Io::Uring(uring) => uring,
-                Io::Epoll(_) => unreachable!(),
-            };
+        for (idx, generation) in std::mem::take(&mut self.io.rearm) {
+            let uring = &mut self.io;
             let slot = &uring.slots[idx];
             if slot.generation != generation || slot.receiving || self.conns[idx].stream.is_none() {
                 continue;
@@ -379,15 +370,15 @@ impl Worker {
             }
         }
         let deadline = now + DRAIN;
-        while self.uring().in_flight > 0 {
+        while self.io.in_flight > 0 {
             let now = Instant::now();
-            if now >= deadline || self.uring().wait(deadline - now).is_err() {
-                let uring = self.uring();
+            if now >= deadline || self.io.wait(deadline - now).is_err() {
+                let uring = &mut self.io;
                 std::mem::forget(uring.bufs.take());
                 std::mem::forget(std::mem::take(&mut uring.orphans));
                 return;
             }
-            completed.extend(self.uring().ring.completion().map(|c| (c.user_data(), c.result(), c.flags())));
+            completed.extend(self.io.ring.completion().map(|c| (c.user_data(), c.result(), c.flags())));
             for (data, result, flags) in completed.drain(..) {
                 self.on_completion(data, result, flags, now);
             }

@@ -122,6 +122,17 @@ fn streams_are_answered_in_the_order_the_server_finishes_them() {
 }
 
 #[test]
+fn a_websocket_ping_over_tls_is_answered_inside_the_session() {
+    let pongs = Arc::new(AtomicUsize::new(0));
+    let server = secure::websocket(Some(secure::config(&[])), Arc::clone(&pongs));
+    let target = format!("wss://127.0.0.1:{}/ws", server.port);
+    let r = load(&["-c", "2", "-t", "1", "-d", "1s", "--websocket", "--message", "hi", "--tls", "--ca", CA, &target]);
+    assert_eq!(r.error_total(), 0, "{:?}", r.errors);
+    assert!(r.requests > 10, "{} echoes", r.requests);
+    assert_eq!(pongs.load(Ordering::SeqCst), 2, "one ping per connection, each answered");
+}
+
+#[test]
 fn resumption_shows_in_the_handshake_counts() {
     let server = secure::http1(Some(secure::config(&[])), |_| (200, HELLO.to_vec(), Duration::ZERO));
     let target = https(server.port, "/");

@@ -6,14 +6,13 @@ use futures_util::future::try_join_all;
 use serde::{Deserialize, Serialize};
 use tokio::sync::OnceCell;
 
-use crate::workloads::{Pool, World};
+use crate::workloads::{Pool, World, SELECT_WORLD};
 
 pub type Error = Box<dyn std::error::Error + Send + Sync>;
 
 const WORLD_ROWS: i32 = 10_000;
 const MAX_COUNT: usize = 500;
 
-pub const SELECT_WORLD: &str = "SELECT id, randomnumber FROM world WHERE id = $1";
 pub const UPDATE_WORLD: &str = "UPDATE world SET randomnumber = $1 WHERE id = $2";
 pub const SELECT_FORTUNES: &str = "SELECT id, message FROM fortune";
 pub const SELECT_ALL_WORLDS: &str = "SELECT id, randomnumber FROM world";

@@ -12,6 +12,8 @@ use crate::env::Env;
 pub use deadpool_postgres::Pool;
 
 pub const SESSION_COOKIE: &str = "uid";
+/// One row of world: the db workload's read, and each read of TechEmpower's queries and updates.
+pub const SELECT_WORLD: &str = "SELECT id, randomnumber FROM world WHERE id = $1";
 const MAX_N: u32 = 100_000;
 
 #[derive(Serialize, Clone)]
@@ -49,7 +51,7 @@ pub fn pool(env: &Env) -> Pool {
 
 pub async fn random_world(pool: &Pool) -> Result<World, Box<dyn std::error::Error>> {
     let client = pool.get().await?;
-    let statement = client.prepare_cached(crate::techempower::SELECT_WORLD).await?;
+    let statement = client.prepare_cached(SELECT_WORLD).await?;
     let id: i32 = rand::random_range(1..=10_000);
     let row = client.query_one(&statement, &[&id]).await?;
     Ok(World { id: row.get(0), random_number: row.get(1) })

@@ -10,6 +10,7 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::{ServerConfig, ServerConnection, StreamOwned};
 use shootout_load::h2::frame;
+use shootout_load::ws;
 
 use super::{threaded, Peer, Server};
 
@@ -97,6 +98,36 @@ pub fn http1(tls: Option<Arc<ServerConfig>>, answer: impl Fn(&str) -> Answer + S
                 response.extend_from_slice(&body);
                 if !wire.write(&response) {
                     return;
+                }
+                continue;
+            }
+            if !wire.fill(&mut buffer) {
+                return;
+            }
+        }
+    })
+}
+
+/// WebSocket (over TLS when `tls` is given): the upgrade is answered with 101 and a ping, every text
+/// message is echoed, and the pongs that come back are counted in `pongs`.
+pub fn websocket(tls: Option<Arc<ServerConfig>>, pongs: Arc<std::sync::atomic::AtomicUsize>) -> Server {
+    threaded(move |peer| {
+        let Some(mut wire) = secured(peer, tls.as_ref()) else { return };
+        let (mut buffer, mut upgraded) = (Vec::new(), false);
+        while !wire.stopping() {
+            if let Some(end) = buffer.windows(4).position(|w| w == b"\r\n\r\n").filter(|_| !upgraded) {
+                buffer.drain(..end + 4);
+                upgraded = wire.write(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n\x89\x00");
+                continue;
+            }
+            if let Some(frame) = ws::parse_frame(&buffer).unwrap().filter(|_| upgraded) {
+                let mut payload = Vec::new();
+                ws::append_payload(&buffer, &frame, &mut payload).unwrap();
+                buffer.drain(..frame.consumed);
+                match frame.opcode {
+                    ws::OP_PONG => drop(pongs.fetch_add(1, std::sync::atomic::Ordering::SeqCst)),
+                    ws::OP_TEXT if !wire.write(&[&[0x81, payload.len() as u8][..], &payload].concat()) => return,
+                    _ => {}
                 }
                 continue;
             }
