@@ -13,13 +13,17 @@ import io.dropwizard.jdbi3.JdbiFactory;
 import io.dropwizard.views.common.ViewBundle;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
+import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import org.eclipse.jetty.ee10.servlet.ResourceServlet;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.ee10.websocket.server.config.JettyWebSocketServletContainerInitializer;
 import org.jdbi.v3.core.Jdbi;
 import webshootout.common.Env;
+import webshootout.common.PemKeyStore;
 
 /** Dropwizard 5: Jersey resources on its Jetty, JDBI on its managed pool, FreeMarker views. */
 public final class App extends Application<App.Config> {
@@ -36,6 +40,17 @@ public final class App extends Application<App.Config> {
     }
 
     public static void main(String[] args) throws Exception {
+        PemKeyStore tls = PemKeyStore.fromEnv();
+        if (tls != null) {
+            // Dropwizard's h2 connector reads a key store file, not PEM: the harness's PEM pair as PKCS#12 in the
+            // server's private RUN_DIR, where config-tls.yml looks for it, its password given as a dw.* override.
+            Path store = Path.of(System.getenv("RUN_DIR"), "tls.p12");
+            try (OutputStream out = Files.newOutputStream(store)) {
+                tls.keyStore().store(out, tls.password().toCharArray());
+            }
+            Files.setPosixFilePermissions(store, PosixFilePermissions.fromString("rw-------"));
+            System.setProperty("dw.server.applicationConnectors[0].keyStorePassword", tls.password());
+        }
         new App().run(args);
     }
 
