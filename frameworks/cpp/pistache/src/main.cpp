@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <csignal>
 #include <cstdlib>
 #include <ctime>
 #include <fcntl.h>
@@ -342,6 +343,9 @@ int main()
     const char* key = env("TLS_KEY", nullptr);
     hash_file = env("HASH_FILE", "hash.bin");
     static_dir = env("STATIC_DIR", ".");
+    // OpenSSL writes to the socket with write(2), so a client gone before its TLS session tickets or
+    // close_notify would otherwise kill the process with SIGPIPE (Pistache's own sends use MSG_NOSIGNAL)
+    std::signal(SIGPIPE, SIG_IGN);
     // one process: DB_POOL_TOTAL connections shared by the WORKERS reactor threads
     if (db_pool_open(pool) != 0)
         return 1;
