@@ -30,11 +30,13 @@ import io.netty.handler.codec.http.cookie.ServerCookieEncoder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.stream.ChunkedFile;
 import io.netty.util.AsciiString;
+import io.netty.util.AttributeKey;
 import java.io.RandomAccessFile;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -48,8 +50,8 @@ import webshootout.common.JdbcWorkloads;
 
 /**
  * Every workload but websocket, routed by path. Answers built on the event loop when nothing waits (plaintext,
- * json, cached, static); JDBC and hash run on their executors and write back through the channel, which Netty
- * hands to the channel's event loop.
+ * json, cached, static); JDBC and hash run on their executors and hand the answer back to the channel's event loop,
+ * which writes it and starts the connection's next request (answers stay in request order under pipelining).
  */
 @ChannelHandler.Sharable
 final class App extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -83,50 +85,119 @@ final class App extends SimpleChannelInboundHandler<FullHttpRequest> {
     private record Answer(HttpResponseStatus status, AsciiString type, byte[] body, String cookie) {
     }
 
+    /** A request's work: it writes the answer, then runs done (on the event loop). */
+    @FunctionalInterface
+    private interface Step {
+        void start(Runnable done) throws Exception;
+    }
+
+    /**
+     * HTTP/1.1 answers a connection's requests in order. A pipelining client's next request may arrive while an
+     * offloaded one is still running, so each connection's requests wait here, on its event loop, for the one before.
+     */
+    private static final class InOrder {
+        final ArrayDeque<Step> waiting = new ArrayDeque<>();
+        boolean busy;
+    }
+
+    private static final AttributeKey<InOrder> IN_ORDER = AttributeKey.valueOf("webshootout.inOrder");
+
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) throws Exception {
+        Step step = step(ctx, request);
+        InOrder order = ctx.channel().attr(IN_ORDER).setIfAbsent(new InOrder());
+        if (order == null) {
+            order = ctx.channel().attr(IN_ORDER).get();
+        }
+        if (order.busy) {
+            order.waiting.add(step);
+        } else {
+            run(ctx, order, step);
+        }
+    }
+
+    private void run(ChannelHandlerContext ctx, InOrder order, Step step) {
+        order.busy = true;
+        try {
+            step.start(() -> {
+                order.busy = false;
+                Step next = order.waiting.poll();
+                if (next != null && ctx.channel().isActive()) {
+                    run(ctx, order, next);
+                }
+            });
+        } catch (Exception e) {
+            ctx.fireExceptionCaught(e);
+        }
+    }
+
+    /** What the request asks for, read from it now (Netty releases it when channelRead0 returns). */
+    private Step step(ChannelHandlerContext ctx, FullHttpRequest request) throws Exception {
         if (!request.decoderResult().isSuccess()) {
-            send(ctx, HttpResponseStatus.BAD_REQUEST, TEXT, "bad request".getBytes(StandardCharsets.UTF_8), null);
-            return;
+            return now(ctx, HttpResponseStatus.BAD_REQUEST, TEXT, "bad request".getBytes(StandardCharsets.UTF_8));
         }
         if (request.method() != HttpMethod.GET) {
-            send(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, TEXT, new byte[0], null);
-            return;
+            return now(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, TEXT, new byte[0]);
         }
         QueryStringDecoder uri = new QueryStringDecoder(request.uri());
         String path = uri.path();
         switch (path) {
-            case "/plaintext" -> send(ctx, HttpResponseStatus.OK, TEXT, HELLO, null);
-            case "/json" -> send(ctx, HttpResponseStatus.OK, JSON,
-                    mapper.writeValueAsBytes(Map.of("message", "Hello, World!")), null);
-            case "/cached-queries" -> send(ctx, HttpResponseStatus.OK, JSON,
-                    mapper.writeValueAsBytes(workloads.cached(param(uri, "count"))), null);
-            case "/db" -> offload(ctx, database, () -> json(workloads.db()));
-            case "/queries" -> offload(ctx, database, () -> json(workloads.queries(param(uri, "queries"))));
-            case "/updates" -> offload(ctx, database, () -> json(workloads.updates(param(uri, "queries"))));
-            case "/fortunes" -> offload(ctx, database, this::fortunes);
-            case "/session" -> {
-                String uid = cookie(request.headers());
-                offload(ctx, database, () -> session(uid));
+            case "/plaintext":
+                return now(ctx, HttpResponseStatus.OK, TEXT, HELLO);
+            case "/json":
+                return done -> {
+                    send(ctx, HttpResponseStatus.OK, JSON, mapper.writeValueAsBytes(Map.of("message", "Hello, World!")), null);
+                    done.run();
+                };
+            case "/cached-queries": {
+                String count = param(uri, "count");
+                return done -> {
+                    send(ctx, HttpResponseStatus.OK, JSON, mapper.writeValueAsBytes(workloads.cached(count)), null);
+                    done.run();
+                };
             }
-            case "/hash" -> {
+            case "/db":
+                return offload(ctx, database, () -> json(workloads.db()));
+            case "/queries": {
+                String count = param(uri, "queries");
+                return offload(ctx, database, () -> json(workloads.queries(count)));
+            }
+            case "/updates": {
+                String count = param(uri, "queries");
+                return offload(ctx, database, () -> json(workloads.updates(count)));
+            }
+            case "/fortunes":
+                return offload(ctx, database, this::fortunes);
+            case "/session": {
+                String uid = cookie(request.headers());
+                return offload(ctx, database, () -> session(uid));
+            }
+            case "/hash": {
                 String raw = param(uri, "n");
                 String reason = Hashing.reason(raw);
                 if (reason != null) {
-                    send(ctx, HttpResponseStatus.BAD_REQUEST, TEXT, reason.getBytes(StandardCharsets.UTF_8), null);
-                } else {
-                    offload(ctx, hashing, () -> new Answer(HttpResponseStatus.OK, TEXT,
-                            Hashing.hex(hashFile, Integer.parseInt(raw)).getBytes(StandardCharsets.US_ASCII), null));
+                    return now(ctx, HttpResponseStatus.BAD_REQUEST, TEXT, reason.getBytes(StandardCharsets.UTF_8));
                 }
+                return offload(ctx, hashing, () -> new Answer(HttpResponseStatus.OK, TEXT,
+                        Hashing.hex(hashFile, Integer.parseInt(raw)).getBytes(StandardCharsets.US_ASCII), null));
             }
-            default -> {
+            default:
                 if (path.startsWith("/static/")) {
-                    file(ctx, path.substring("/static/".length()));
-                } else {
-                    send(ctx, HttpResponseStatus.NOT_FOUND, TEXT, "not found".getBytes(StandardCharsets.UTF_8), null);
+                    String name = path.substring("/static/".length());
+                    return done -> {
+                        file(ctx, name);
+                        done.run();
+                    };
                 }
-            }
+                return now(ctx, HttpResponseStatus.NOT_FOUND, TEXT, "not found".getBytes(StandardCharsets.UTF_8));
         }
+    }
+
+    private static Step now(ChannelHandlerContext ctx, HttpResponseStatus status, AsciiString type, byte[] body) {
+        return done -> {
+            send(ctx, status, type, body, null);
+            done.run();
+        };
     }
 
     private Answer json(Object value) throws Exception {
@@ -152,17 +223,22 @@ final class App extends SimpleChannelInboundHandler<FullHttpRequest> {
                 ("Count is " + visit.count()).getBytes(StandardCharsets.UTF_8), cookie);
     }
 
-    private void offload(ChannelHandlerContext ctx, Executor executor, Callable<Answer> work) {
-        executor.execute(() -> {
-            Answer answer;
+    /** Work that blocks, run on the executor; its answer is written, and the next request started, on the loop. */
+    private static Step offload(ChannelHandlerContext ctx, Executor executor, Callable<Answer> work) {
+        return done -> executor.execute(() -> {
+            Answer computed;
             try {
-                answer = work.call();
+                computed = work.call();
             } catch (Exception e) {
                 e.printStackTrace();
-                answer = new Answer(HttpResponseStatus.INTERNAL_SERVER_ERROR, TEXT,
+                computed = new Answer(HttpResponseStatus.INTERNAL_SERVER_ERROR, TEXT,
                         "internal error".getBytes(StandardCharsets.UTF_8), null);
             }
-            send(ctx, answer.status(), answer.type(), answer.body(), answer.cookie());
+            Answer answer = computed;
+            ctx.executor().execute(() -> {
+                send(ctx, answer.status(), answer.type(), answer.body(), answer.cookie());
+                done.run();
+            });
         });
     }
 
