@@ -11,6 +11,8 @@ import re
 import tomllib
 from pathlib import Path
 
+from test_layers import cycles  # Tarjan over an import graph, the orchestrator's test's
+
 ROOT = Path(__file__).resolve().parents[1]
 CRATES = {"shootout-load": ROOT / "loadgen" / "src" / "lib.rs",
           "shootout-common": ROOT / "frameworks" / "rust" / "common" / "src" / "lib.rs"}
@@ -109,35 +111,6 @@ def graph(root: Path) -> dict[str, set[str]]:
     """Each module's name (`worker::epoll`, the root `crate`) and the names of the modules it imports."""
     known = modules(root)
     return {_named(m): {_named(t) for t in imports(m, p, known)} for m, p in known.items()}
-
-
-def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
-    """Strongly connected groups of more than one module (Tarjan's algorithm), each a circle of imports."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        for nxt in sorted(edges.get(node, ())):
-            if nxt not in index:
-                visit(nxt)
-                low[node] = min(low[node], low[nxt])
-            elif nxt in stack:
-                low[node] = min(low[node], index[nxt])
-        if low[node] == index[node]:
-            group = []
-            while (member := stack.pop()) != node:
-                group.append(member)
-            if group:
-                found.append(sorted([*group, node]))
-
-    for node in sorted(edges):
-        if node not in index:
-            visit(node)
-    return found
 
 
 def test_no_module_import_circle_in_our_crates():
