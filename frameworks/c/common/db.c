@@ -252,3 +252,20 @@ int db_count_param(const char *value)
         return 1;
     return n > MAX_QUERIES ? MAX_QUERIES : (int)n;
 }
+
+int db_world_rows(PGconn *c, world_row_t *rows, int n, int update, int (*draw)(void))
+{
+    for (int i = 0; i < n; i++)
+        rows[i].id = draw();
+    if (db_world_read(c, rows, n) != 0)
+        return -1;
+    if (!update)
+        return 0;
+    for (int i = 0; i < n; i++)
+        rows[i].random_number = draw();
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (rows[j].id == rows[i].id)
+                rows[i].random_number = rows[j].random_number;
+    return db_world_write(c, rows, n);
+}

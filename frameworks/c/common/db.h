@@ -35,6 +35,9 @@ int db_world_read(PGconn *c, world_row_t *rows, int n);
 /* One autocommitted UPDATE per row (each followed by its own pipeline sync, so concurrent requests never
  * hold one another's row locks). */
 int db_world_write(PGconn *c, const world_row_t *rows, int n);
+/* A request's n rows: ids drawn by `draw`, read one statement each, and with `update` given new numbers by
+ * `draw` and written back (an id drawn twice answers the number the table keeps: the last one written). */
+int db_world_rows(PGconn *c, world_row_t *rows, int n, int update, int (*draw)(void));
 /* The whole world table into table[id - 1]; 0 on success. */
 int db_world_all(PGconn *c, world_row_t *table);
 /* Every fortune row; the count, or -1. */

@@ -158,22 +158,10 @@ enum class Mode { single, queries, updates };
 void world(const Http::Request& request, Http::ResponseWriter& response, int n, Mode mode)
 {
     std::vector<world_row_t> rows(n);
-    for (auto& r : rows)
-        r.id = random_id();
     int rc;
     {
         Conn c;
-        rc = db_world_read(c.pg, rows.data(), n);
-        if (rc == 0 && mode == Mode::updates) {
-            for (auto& r : rows)
-                r.random_number = random_id();
-            // an id drawn twice is written twice, the last number standing: the answer says the same
-            for (int i = 0; i < n; ++i)
-                for (int j = i + 1; j < n; ++j)
-                    if (rows[j].id == rows[i].id)
-                        rows[i].random_number = rows[j].random_number;
-            rc = db_world_write(c.pg, rows.data(), n);
-        }
+        rc = db_world_rows(c.pg, rows.data(), n, mode == Mode::updates, random_id);
     }
     if (rc != 0)
         return db_error(request, response);
