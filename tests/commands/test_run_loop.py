@@ -1,6 +1,7 @@
 """The run loop with the fake harness and driver: trials, resume, flags, faults and reports, no processes."""
 
 import json
+import statistics
 
 from fakes import FakeDatabase, FakeDriver, FakeSpeed, FakeStack
 from integration.helpers import make_settings
@@ -254,8 +255,12 @@ def test_each_trial_records_the_machines_speed_just_before_and_after_it(root, tm
     _, rundir, _, _ = _run(root, tmp_path, stack=FakeStack(speed=FakeSpeed(*speeds)), trials=1)
     recorded = [t["machine_speed"] for t in _trials(rundir)]
     assert recorded == [{"before": b, "after": a} for b, a in zip(speeds[::2], speeds[1::2])]
+    (session,) = rundir.read_meta()["sessions"]
+    assert session["machine_speed"] == {"median": statistics.median(speeds), "min": speeds[0], "max": speeds[-1],
+                                        "probes": len(speeds)}
 
 
 def test_a_run_without_the_speed_probe_records_none(root, tmp_path):
     _, rundir, _, _ = _run(root, tmp_path, trials=1)
     assert {t["machine_speed"] for t in _trials(rundir)} == {None}
+    assert rundir.read_meta()["sessions"][0]["machine_speed"] is None

@@ -11,7 +11,7 @@ from .. import harness
 from ..results import machine
 from ..hosts import placement
 from ..console import say
-from ..report import terminal, write_all
+from ..report import summary, terminal, write_all
 from ..results.rundir import RunDir, new_run_dir
 from ..config.settings import Settings
 from ..engine import eta, rounds
@@ -63,6 +63,10 @@ def run(settings: Settings, argv: list[str], *, driver: Driver | None = None, st
                                      speed=speed, seed=session["interleave_seed"] or 0)
                 for part in settings.parts:
                     context.run_part(part, everything)
+            # The session's speed beside its trials, for whoever reads meta.json alone (the report has it too).
+            meta["sessions"][-1]["machine_speed"] = summary.machine_speed(
+                [line for line in rundir.lines() if line.get("session") == context.session])
+            rundir.write_meta(meta)
     except KeyboardInterrupt:
         say(f"interrupted: finished trials are kept in {rundir.results}; continue with "
             f"--resume {rundir.path}")

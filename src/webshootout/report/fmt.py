@@ -177,6 +177,17 @@ def speed_text(run: dict) -> str | None:
             f"the host show as lower values)")
 
 
+def adjustment_text(run: dict) -> str | None:
+    """Which workloads' req/s the report moved to the run's median CPU round trip (report/phases.py)."""
+    used = [s for s in run.get("link_adjustment") or () if s["used"]]
+    if not used:
+        return None
+    each = ", ".join(f"{s['workload']} ({s['variance_removed']:.0%})" for s in used)
+    return (f"req/s of {each} moved to the run's median round trip between the server and load CPUs, by the slope "
+            f"their trials showed (in brackets: the share of a held-out row's variance it removed); other "
+            f"workloads as measured; results.jsonl keeps every measured value (docs/method.md)")
+
+
 def topology_lines(run: dict) -> list[str]:
     """With a hosts file: one line per role and per measured link; nothing for a one-machine run."""
     topology = run.get("topology")

@@ -26,6 +26,7 @@ def _header(run: dict) -> list[str]:
         f"- **Load**: {settings.get('driver')}, {settings.get('trials')} trials of {settings.get('duration')} s "
         f"after {settings.get('warmup')} s warm-up; load points {', '.join(run['load_points'])}",
         *([f"- **Machine speed**: {fmt.speed_text(run)}"] if fmt.speed_text(run) else []),
+        *([f"- **Adjusted**: {fmt.adjustment_text(run)}"] if fmt.adjustment_text(run) else []),
         f"- **Tools**: {tools}", "",
         "Reproduce with:", "", "```sh", run["command"], "```", "",
         "Ranks: frameworks whose intervals overlap form an overlap group and share its rank (`=2nd`): their "

@@ -67,6 +67,10 @@ def _flags(trials: list[dict], rps: list[float], keepalive: dict | None, groups:
     return sorted(flags)
 
 
+def _measured(trial: dict) -> float:
+    return trial.get("rps_measured", trial["rps"])
+
+
 def _request_errors(trial: dict) -> int:
     return request_errors(trial["errors"], trial.get("keepalive", True))
 
@@ -172,6 +176,7 @@ def build(trials: list[dict], profile: str, keepalive: dict | None) -> dict:
         "rps": {"median": round(stats.median(rps), 1), "min": round(min(rps), 1), "max": round(max(rps), 1),
                 "cv": round(stats.cv(rps), 4),
                 "per_trial": [round(v, 1) for v in rps],
+                "measured_median": round(stats.median([_measured(t) for t in trials]), 1),
                 "groups": [[round(min(g), 1), round(max(g), 1), len(g)] for g in groups or ()]},
         "ranking": _ranking(trials, rps, profile),
         "latency_us": _latency(trials),
@@ -179,9 +184,10 @@ def build(trials: list[dict], profile: str, keepalive: dict | None) -> dict:
         "database_cpu_percent": _median_of(trials, "database_cpu_percent"),
         "client_cpu_percent": _median_of(trials, "client_cpu_percent"),
         "server_rss_peak_mb": max(t["server_rss_peak_mb"] for t in trials),
+        # What the server did with its CPU and memory: the measured req/s, not the link-adjusted (phases.py).
         "requests_per_cpu_second": _efficiency(
-            trials, lambda t: stats.per_cpu_second(t["rps"], t["server_cpu_percent"])),
-        "rps_per_mb": _efficiency(trials, lambda t: stats.per_mb(t["rps"], t["server_rss_peak_mb"])),
+            trials, lambda t: stats.per_cpu_second(_measured(t), t["server_cpu_percent"])),
+        "rps_per_mb": _efficiency(trials, lambda t: stats.per_mb(_measured(t), t["server_rss_peak_mb"])),
         "requests": sum(t["requests"] for t in trials),
         "errors": sum(_request_errors(t) for t in trials), "errors_by_kind": errors, "connect": _connect(trials),
         "flags": _flags(trials, rps, keepalive, groups), "keepalive": keepalive,

@@ -16,7 +16,7 @@ from collections import defaultdict
 from ..system import cpulink
 from ..config import profiles
 from ..workloads import registry
-from . import result, stats
+from . import phases, result, stats
 
 SCHEMA = 2
 LOG_TAIL_CHARS = 2000
@@ -130,7 +130,8 @@ def summarize(meta: dict, lines: list[dict]) -> dict:
     keepalive = _keepalive(lines)
     groups: dict[str, dict[str, dict[str, list[dict]]]] = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
     points: dict[str, dict] = {}
-    for line in cpulink.judged([line for line in lines if line["kind"] == "trial"]):
+    trials, slopes = phases.adjusted(cpulink.judged([line for line in lines if line["kind"] == "trial"]))
+    for line in trials:
         point = point_of(line)
         key = json.dumps(point, sort_keys=True)
         points[key] = point
@@ -156,6 +157,7 @@ def summarize(meta: dict, lines: list[dict]) -> dict:
     if paths:
         header["tools"]["shootout-load"] = " and ".join(paths)
     header["machine_speed"] = machine_speed(lines)
+    header["link_adjustment"] = [s.to_dict() for s in slopes]
     return {"schema": SCHEMA, "run": {**header, "load_points": labels}, "workloads": workloads,
             "not_measured": _not_measured(lines)}
 

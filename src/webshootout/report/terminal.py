@@ -32,6 +32,8 @@ def render(summary: dict) -> str:
         out.extend(fmt.not_measured_line(item) for item in summary["not_measured"])
     if out and fmt.speed_text(summary["run"]):
         out.append(f"\nmachine speed: {fmt.speed_text(summary['run'])}")
+    if out and fmt.adjustment_text(summary["run"]):
+        out.append(f"adjusted: {fmt.adjustment_text(summary['run'])}")
     hosts = fmt.topology_lines(summary["run"])
     if out and hosts:
         out.append("\n== hosts ==")
