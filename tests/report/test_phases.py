@@ -55,3 +55,13 @@ def test_too_few_rows_or_no_link_adjust_nothing():
     assert not slope.used and adjusted == few
     unlinked = [{**t, "cpu_link": None} for t in run("json", -0.5, seed=6)]
     assert phases.adjusted(unlinked) == (unlinked, [])
+
+
+def test_an_ab_row_is_moved_when_one_sides_slope_predicts_the_others():
+    trials = run("json", -0.3, seed=7, frameworks=2, trials=16)
+    a, b = [t for t in trials if t["framework"] == "fw0"], [t for t in trials if t["framework"] == "fw1"]
+    moved_a, moved_b = phases.sides(a, b)
+    assert spread(moved_a, "fw0") < spread(a, "fw0") / 3 and spread(moved_b, "fw1") < spread(b, "fw1") / 3
+    unrelated = run("json", 0.0, seed=8, frameworks=2, trials=16)
+    a, b = [t for t in unrelated if t["framework"] == "fw0"], [t for t in unrelated if t["framework"] == "fw1"]
+    assert phases.sides(a, b) == (a, b)

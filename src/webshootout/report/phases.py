@@ -60,11 +60,11 @@ def _slope(rows: list[list[tuple[float, float]]]) -> float:
     return sum(x * y for points in rows for x, y in points) / sxx if sxx else 0.0
 
 
-def fit(workload: str, rows: list[list[tuple[float, float]]]) -> Slope:
+def fit(workload: str, rows: list[list[tuple[float, float]]], min_rows: int = MIN_ROWS) -> Slope:
     """The pooled slope of (log round trip, log req/s) rows, and whether it predicts each row left out."""
     rows = _centred(rows)
     slope = _slope(rows)
-    if len(rows) < MIN_ROWS:
+    if len(rows) < min_rows:
         return Slope(workload, slope, 0.0, False)
     raw = left = 0.0
     for i, held in enumerate(rows):
@@ -75,20 +75,22 @@ def fit(workload: str, rows: list[list[tuple[float, float]]]) -> Slope:
     return Slope(workload, slope, removed, removed >= MIN_GAIN)
 
 
-def slopes(trials: list[dict]) -> dict[str, Slope]:
+def slopes(trials: list[dict], row_key=_row_key, min_rows: int = MIN_ROWS) -> dict[str, Slope]:
     """Per workload of the run's closed-loop trials, its slope on the round trip."""
     rows: dict[str, dict[tuple, list[tuple[float, float]]]] = defaultdict(lambda: defaultdict(list))
     for t in trials:
         x = _round_trip(t)
         if x is not None and t["profile"] == "closed" and t["rps"] > 0:
-            rows[t["workload"]][_row_key(t)].append((x, math.log(t["rps"])))
-    return {w: fit(w, [p for p in by_row.values() if len(p) >= MIN_TRIALS]) for w, by_row in sorted(rows.items())}
+            rows[t["workload"]][row_key(t)].append((x, math.log(t["rps"])))
+    return {w: fit(w, [p for p in by_row.values() if len(p) >= MIN_TRIALS], min_rows)
+            for w, by_row in sorted(rows.items())}
 
 
-def adjusted(trials: list[dict]) -> tuple[list[dict], list[Slope]]:
+def adjusted(trials: list[dict], row_key=_row_key, min_rows: int = MIN_ROWS) -> tuple[list[dict], list[Slope]]:
     """The trials with `rps` moved to the run's median round trip where their workload's slope is used (the
-    measured value kept as `rps_measured`), and every workload's slope."""
-    found = slopes(trials)
+    measured value kept as `rps_measured`), and every workload's slope. `row_key` says which trials measure
+    one thing (a row of `run`, a side of an A/B)."""
+    found = slopes(trials, row_key, min_rows)
     trips = [x for x in map(_round_trip, trials) if x is not None]
     if not trips:
         return trials, list(found.values())
@@ -101,3 +103,11 @@ def adjusted(trials: list[dict]) -> tuple[list[dict], list[Slope]]:
             continue
         out.append({**t, "rps": t["rps"] * math.exp(-s.slope * (x - centre)), "rps_measured": t["rps"]})
     return out, list(found.values())
+
+
+def sides(a_trials: list[dict], b_trials: list[dict]) -> tuple[list[dict], list[dict]]:
+    """An A/B row's trials, each side moved to their median round trip when the slope fitted on one side
+    predicts the other (the pairs then differ by the servers, less by where the CPUs were)."""
+    side = {id(t): "A" for t in a_trials} | {id(t): "B" for t in b_trials}
+    moved, _ = adjusted([*a_trials, *b_trials], row_key=lambda t: side[id(t)], min_rows=2)
+    return moved[:len(a_trials)], moved[len(a_trials):]

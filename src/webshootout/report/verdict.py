@@ -1,7 +1,8 @@
-"""The verdict of an A/B: per workload and load point, B/A of throughput, p99 latency and CPU per request over
-trials paired in time, each the Hodges-Lehmann estimate of the pairs' log ratios with its exact signed-rank
-interval (report/ranks.py) at the level of the look it was read at (report/sequential.py), and one of four
-answers for the interval [low, high] of B/A and the threshold t:
+"""The verdict of an A/B: per workload and load point, B/A of throughput (moved to the row's median CPU round
+trip where its trials show that pays: report/phases.py), p99 latency and CPU per request over trials paired
+in time, each the Hodges-Lehmann estimate of the pairs' log ratios with its exact signed-rank interval
+(report/ranks.py) at the level of the look it was read at (report/sequential.py), and one of four answers
+for the interval [low, high] of B/A and the threshold t:
 
 - inside [1 - t, 1 + t]: no difference (decided);
 - otherwise wholly on the worse side of 1: slower (costlier for CPU); on the better side: faster (cheaper);
@@ -20,7 +21,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from . import ranks, sequential
+from . import phases, ranks, sequential
 
 FAMILY_ERROR = 0.05
 POWER = 0.8  # "detectable": the difference found this often
@@ -56,8 +57,10 @@ def value(metric: str, trial: dict) -> float | None:
         return trial["rps"]
     if metric == "p99":
         return trial["latency_us"].get("p99")
-    # CPU-seconds of the server per request: 100 % of a CPU for a second is one CPU-second.
-    return trial["server_cpu_percent"] / 100 / trial["rps"] if trial["rps"] else None
+    # CPU-seconds of the server per request: 100 % of a CPU for a second is one CPU-second (of what it served,
+    # not the link-adjusted req/s).
+    rps = trial.get("rps_measured", trial["rps"])
+    return trial["server_cpu_percent"] / 100 / rps if rps else None
 
 
 def _signed(low: float, high: float) -> str:
@@ -175,6 +178,7 @@ def pairs_of(a_trials: list[dict], b_trials: list[dict], metric: str) -> list[tu
 def row(a_trials: list[dict], b_trials: list[dict], plan_: Plan) -> list[Ratio]:
     """The ratios of one workload and point, read at the look of its pairs (a row stops at a look)."""
     look = plan_.design.look(min(len(a_trials), len(b_trials)))
+    a_trials, b_trials = phases.sides(a_trials, b_trials)
     found = []
     for metric, *_ in METRICS:
         pairs = pairs_of(a_trials, b_trials, metric)
