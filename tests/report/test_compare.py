@@ -1,5 +1,6 @@
 """compare on two fixture runs: alpha is 20 % faster in candidate/, beta and gamma changed only by noise."""
 
+import copy
 import random
 from pathlib import Path
 
@@ -76,3 +77,35 @@ def test_compare_command_formats(capsys):
     assert cli.main(["compare", a, b, "--format", "html"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("<!DOCTYPE html>") and out.count('class="bar"') == 13
+
+
+def _scaled(run: dict, factor) -> dict:
+    """The run with each row's req/s (trials, median, interval) times factor(framework)."""
+    out = copy.deepcopy(run)
+    for row in (r for w in out["workloads"] for p in w["points"] for r in p["results"]):
+        k = factor(row["framework"])
+        row["rps"]["per_trial"] = [v * k for v in row["rps"]["per_trial"]] * 2  # 6 trials: an interval exists
+        row["rps"]["median"] *= k
+        row["ranking"].update(value=row["ranking"]["value"] * k, low=row["ranking"]["low"] * k,
+                              high=row["ranking"]["high"] * k)
+    return out
+
+
+def test_a_machine_that_slowed_between_the_runs_is_taken_out_and_a_stacks_own_change_stays():
+    a = _scaled(_summary("baseline"), lambda name: 1.0)
+    b = _scaled(a, lambda name: 0.93 * (1.2 if name == "alpha" else 1.0))
+    b["run"] = {**b["run"], "machine_speed": {"median": 50.0, "min": 40.0, "max": 60.0, "probes": 10}}
+    result = compare.compare(a, b, "A", "B")
+    assert result["common_shift"] == pytest.approx(0.93)
+    assert {r["framework"] for r in result["rows"] if r["verdict"] != compare.SAME} == {"alpha"}
+    assert {r["verdict"] for r in result["rows"] if r["framework"] == "alpha"} == {"faster"}
+    alpha = next(r for r in result["rows"] if r["framework"] == "alpha")
+    assert alpha["ratio"] == pytest.approx(1.2) and alpha["b_rps"] == pytest.approx(0.93 * 1.2 * alpha["a_rps"], rel=0.01)
+    assert "divided by 0.930, the median B/A of all 13 rows" in compare.render_terminal(result)
+
+
+def test_too_few_rows_for_a_common_shift_compare_as_measured():
+    a = _scaled(_summary("baseline"), lambda name: 1.0)
+    a["workloads"] = a["workloads"][:1]
+    result = compare.compare(a, _scaled(a, lambda name: 0.9), "A", "B")
+    assert result["common_shift"] is None and {r["verdict"] for r in result["rows"]} == {"slower"}

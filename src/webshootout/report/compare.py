@@ -6,11 +6,16 @@ log ratios) with its exact Mann-Whitney 95 % interval (report/ranks.py): it hold
 the time at any number of trials, so with nothing changed 1 row in 20 is called by chance, not 1 in 10 as
 min-max ranges of 3 trials were. Below 4 trials a side no 95 % interval exists and no change is called.
 Numbers print only the digits their intervals support.
+
+Two runs on one machine differ as a whole: every row of a re-run moved by 4.6-7 % (docs/method.md). With enough
+rows, B is divided by that common shift (the median B/A of all rows) before the rows are judged, and the
+footer prints it: other stacks are the control that tells the machine's move from a stack's own.
 """
 
 from __future__ import annotations
 
 import math
+import statistics
 from html import escape
 
 from . import consistency, fmt, ranks, stats, svg
@@ -20,6 +25,8 @@ from .terminal import table
 HEADER = ("workload", "load", "framework", "A req/s", "B req/s", "B/A", "B/A 95% interval", "verdict",
           "A p99 ms", "B p99 ms")
 CONFIDENCE = 0.95
+# Rows and frameworks a common shift needs: with fewer, one stack's change would set it.
+SHIFT_ROWS, SHIFT_FRAMEWORKS = 10, 3
 SAME, TOO_FEW = "no significant change", "too few trials"
 
 
@@ -45,8 +52,35 @@ def _interval(row: dict) -> list[float]:
     return [row["ranking"]["low"], row["ranking"]["high"]]
 
 
+def common_shift(left: dict[tuple, dict], right: dict[tuple, dict]) -> float | None:
+    """The median B/A of every row both runs measured, when they are enough to say what the machine did between
+    the runs rather than what one stack did: every row moves with it (docs/method.md, What the machine's phases
+    explain). None with fewer than SHIFT_ROWS rows or SHIFT_FRAMEWORKS frameworks."""
+    keys = [k for k in left if k in right and left[k]["rps"]["median"] > 0 and right[k]["rps"]["median"] > 0]
+    if len(keys) < SHIFT_ROWS or len({k[2] for k in keys}) < SHIFT_FRAMEWORKS:
+        return None
+    return math.exp(statistics.median(math.log(right[k]["rps"]["median"] / left[k]["rps"]["median"]) for k in keys))
+
+
+def _moved(summary: dict, by: float) -> dict:
+    """The summary with every row's req/s and interval divided by `by`."""
+    def row(r: dict) -> dict:
+        rps = {**r["rps"], "median": r["rps"]["median"] / by, "per_trial": [v / by for v in r["rps"]["per_trial"]]}
+        ranking = r["ranking"] if r["ranking"]["metric"] != "rps" or r["ranking"]["value"] is None else {
+            **r["ranking"], "value": r["ranking"]["value"] / by, "low": r["ranking"]["low"] / by,
+            "high": r["ranking"]["high"] / by}
+        return {**r, "rps": rps, "ranking": ranking}
+    return {**summary, "workloads": [{**w, "points": [{**p, "results": [row(r) for r in p["results"]]}
+                                                     for p in w["points"]]} for w in summary["workloads"]]}
+
+
 def compare(a: dict, b: dict, a_name: str, b_name: str) -> dict:
-    """Rows for results present in both runs, plus what only one of them measured."""
+    """Rows for results present in both runs, plus what only one of them measured. Where the runs share enough
+    rows, B is first divided by their common shift, so each verdict says what a stack did beside the others."""
+    measured = _index(b)
+    shift = common_shift(_index(a), measured)
+    if shift is not None:
+        b = _moved(b, shift)
     left, right = _index(a), _index(b)
     rows = []
     # Workloads and load points in run A's order, frameworks by name so the rows are stable.
@@ -57,15 +91,17 @@ def compare(a: dict, b: dict, a_name: str, b_name: str) -> dict:
         before, after = left[key]["rps"]["per_trial"], right[key]["rps"]["per_trial"]
         ratio, interval, verdict = change(before, after)
         rows.append({"workload": key[0], "load": key[1], "framework": key[2],
-                     "a_rps": left[key]["rps"]["median"], "b_rps": right[key]["rps"]["median"],
-                     "a_interval": _interval(left[key]), "b_interval": _interval(right[key]),
+                     "a_rps": left[key]["rps"]["median"], "b_rps": measured[key]["rps"]["median"],
+                     "a_interval": _interval(left[key]), "b_interval": _interval(measured[key]),
                      "ratio": round(ratio, 4), "interval": interval, "verdict": verdict,
                      "a_p99_us": left[key]["latency_us"]["p99"], "b_p99_us": right[key]["latency_us"]["p99"],
                      "trials": [len(before), len(after)]})
     only = [{"run": "A", "what": " ".join(k)} for k in left if k not in right] + \
            [{"run": "B", "what": " ".join(k)} for k in right if k not in left]
     return {"a": f"{a_name} ({a['run']['created']})", "b": f"{b_name} ({b['run']['created']})", "rows": rows,
-            "only": only, "consistency": consistency.consistency(a, b)}
+            "only": only, "common_shift": None if shift is None else round(shift, 4),
+            "speeds": [(run["run"].get("machine_speed") or {}).get("median") for run in (a, b)],
+            "consistency": consistency.consistency(a, b)}
 
 
 def _cells(row: dict) -> tuple[str, ...]:
@@ -83,6 +119,13 @@ def _footer(result: dict) -> list[str]:
              "A trial and a B trial, with its exact (Mann-Whitney) 95 % interval; a change is called only when the "
              "whole interval lies on one side of 1. With nothing changed 1 row in 20 is called by chance"
              + (f": about {len(judged) / 20:.1f} of these {len(judged)}." if judged else ".")]
+    shift, speeds = result.get("common_shift"), result.get("speeds") or [None, None]
+    if shift is not None:
+        notes.append(f"Every row of B was first divided by {shift:.3f}, the median B/A of all {len(rows)} rows: what "
+                     f"the machine (or a change to every stack) did between the runs, which no one stack's "
+                     f"interval holds; so B/A says how a stack moved beside the others"
+                     + (f" (the speed probe read {speeds[0]:.1f} and {speeds[1]:.1f} M steps/s; it does not track "
+                        f"req/s, so nothing is scaled by it)" if None not in speeds else ""))
     few = sorted({tuple(r["trials"]) for r in rows if r["interval"] is None})
     notes += [f"With {a} and {b} trials no 95 % interval exists (the closest, from the extremes, misses by chance "
               f"{100 * stats.separation_chance(a, b):.0f} % of the time): no change is called" for a, b in few]

@@ -177,6 +177,12 @@ def speed_text(run: dict) -> str | None:
             f"the host show as lower values)")
 
 
+# Measured (docs/method.md, What the machine's phases explain): two quick runs of one commit back to back moved
+# every workload together, by 7 % (issue 49) and 4.6 % (2026-11-27), which no interval from one run can hold.
+BETWEEN_RUNS = ("the intervals hold this run's trials; between runs on one machine every row's req/s moved together "
+                "by up to 7 %, so compare stacks within a run and read absolute req/s to about that (docs/method.md)")
+
+
 def adjustment_text(run: dict) -> str | None:
     """Which workloads' req/s the report moved to the run's median CPU round trip (report/phases.py)."""
     used = [s for s in run.get("link_adjustment") or () if s["used"]]

@@ -56,6 +56,7 @@ def _header(run: dict) -> str:
                         f"after {settings.get('warmup')} s warm-up; load points {', '.join(run['load_points'])}")),
         *([("Machine speed", escape(fmt.speed_text(run)))] if fmt.speed_text(run) else []),
         *([("Adjusted", escape(fmt.adjustment_text(run)))] if fmt.adjustment_text(run) else []),
+        ("Between runs", escape(fmt.BETWEEN_RUNS)),
         ("Tools", escape(" · ".join(f"{k} {v}" for k, v in sorted(run["tools"].items())))),
     ]
     meta = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)

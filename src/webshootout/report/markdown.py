@@ -33,7 +33,7 @@ def _header(run: dict) -> list[str]:
         "order is not known; req/s prints only the digits its interval supports; under each table it says which "
         "interval it is (a 95 % interval of the median needs 6 or more trials; with fewer it is the min-max "
         "range). Only rows inside the contract without errors, client-bound, below-rate or no-responses are "
-        "ranked; the baseline is the ceiling, not a contestant.", "",
+        f"ranked; the baseline is the ceiling, not a contestant. Absolute figures: {fmt.BETWEEN_RUNS}.", "",
     ]
 
 

@@ -34,6 +34,8 @@ def render(summary: dict) -> str:
         out.append(f"\nmachine speed: {fmt.speed_text(summary['run'])}")
     if out and fmt.adjustment_text(summary["run"]):
         out.append(f"adjusted: {fmt.adjustment_text(summary['run'])}")
+    if out:
+        out.append(f"between runs: {fmt.BETWEEN_RUNS}")
     hosts = fmt.topology_lines(summary["run"])
     if out and hosts:
         out.append("\n== hosts ==")
