@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	ginjson "github.com/gin-gonic/gin/codec/json"
 	"github.com/gorilla/websocket"
 
 	"webshootout/common"
@@ -115,7 +116,10 @@ func main() {
 	// Static is http.FileServer underneath: the directory path answers with its index.html.
 	r.Static("/static", b.StaticDir)
 
-	log.Printf("listening on %s in %s mode with GOMAXPROCS=%d", b.Addr, gin.Mode(), b.Workers)
+	// The codec is fixed at build time by Gin's tags (bin/server-tuned is built with -tags=go_json): the log
+	// names the one this binary carries, so a run's log shows which build served it.
+	log.Printf("listening on %s in %s mode with GOMAXPROCS=%d, JSON by %s", b.Addr, gin.Mode(), b.Workers,
+		ginjson.Package)
 	// Gin's documented custom-server form (an http.Server with the engine as Handler) in place of
 	// r.Run, so that TLS, h2 and h2c come from net/http itself (../common/stdhttp/serve.go).
 	log.Fatal(stdhttp.ListenAndServe(b, r.Handler()))
