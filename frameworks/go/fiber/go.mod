@@ -3,6 +3,7 @@ module webshootout/fiber
 go 1.25.0
 
 require (
+	github.com/goccy/go-json v0.10.5
 	github.com/gofiber/contrib/websocket v1.3.4
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/gofiber/template/html/v2 v2.1.3
