@@ -25,7 +25,17 @@ public final class Main {
         Env env = Env.fromSystem();
         HttpServerOptions options = serverOptions(env);
         // No worker-thread tuning beyond Vert.x's defaults: only hash (blocking file read, CPU) runs there.
-        Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(env.workers()));
+        // --prefer-native-transport (the vertx-tuned id) asks for Netty's native epoll transport, which Vert.x's
+        // "Native transports" docs name; without it, Vert.x's default: the JDK's NIO.
+        boolean preferNative = List.of(args).contains("--prefer-native-transport");
+        Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(env.workers())
+                .setPreferNativeTransport(preferNative));
+        // Vert.x falls back to NIO quietly when the native library cannot load: a run labelled as native must not.
+        if (preferNative && !vertx.isNativeTransportEnabled()) {
+            System.err.println("--prefer-native-transport: Vert.x could not load a native transport: "
+                    + vertx.unavailableNativeTransportCause());
+            System.exit(1);
+        }
         PgConnectOptions connect = new PgConnectOptions().setHost(env.pgHost()).setPort(env.pgPort())
                 .setUser(env.pgUser()).setPassword(env.pgPassword()).setDatabase(env.pgDatabase())
                 .setCachePreparedStatements(true);
