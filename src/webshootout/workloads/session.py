@@ -60,7 +60,8 @@ def target(ctx: Context, sessions: bool) -> Target:
     return Target(ctx.path, expect_body="Count is 1")
 
 
-# Tables frameworks create for their own session stores (Django, Laravel, Symfony, AdonisJS), emptied with ours per trial.
+# Tables frameworks create for their own session stores (Django, Laravel, Symfony, AdonisJS), emptied with
+# ours per trial.
 SESSION_TABLES = ("usersessions", "django_session", "sessions", "symfony_sessions", "adonis_sessions")
 _MODES = {"sessions": (True,), "cookieless": (False,), "both": (True, False)}
 
