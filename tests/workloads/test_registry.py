@@ -17,6 +17,7 @@ OTHER_MEANINGS = {
     ("json", "report/__init__.py"): "the summary.json format",
     ("json", "commands/report.py"): "the summary.json format",
     ("session", "engine/eta.py"): "a trial line's session: the run's start or a --resume",
+    ("session", "commands/run.py"): "a trial line's session: the start whose probes meta.json's entry sums up",
     ("static", "services/assets.py"): "the directory the served files are written to",
     ("updates", "stacks/catalog.py"): "the manifest's fairness.updates",
     ("updates", "stacks/fairness.py"): "docs/fairness.md's column of fairness.updates",
