@@ -23,6 +23,11 @@ class Kernel extends BaseKernel
     {
         $container->import($this->getProjectDir() . '/config/packages/*.php');
         $container->import($this->getProjectDir() . '/config/services.php');
+        // symfony-tuned: the Performance page's container setting (config/tuned/), read when
+        // cache:warmup compiles the container.
+        if (getenv('SYMFONY_TUNED') === '1') {
+            $container->import($this->getProjectDir() . '/config/tuned/*.php');
+        }
     }
 
     private function configureRoutes(RoutingConfigurator $routes): void
