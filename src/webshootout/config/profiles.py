@@ -140,7 +140,7 @@ def points(profile: Profile, workload: str, capacity: float | None = None) -> li
     if not spec.messages:  # an upgraded connection stays open and has no HTTP pipelining
         variants = [{**extra, "keepalive": keep, "pipeline": profile.pipeline}
                     for extra in variants for keep in profile.keepalive_modes]
-    variants = [{**extra, **transport} for extra in variants for transport in _transports(profile, spec.messages)]
+    variants = [{**extra, **transport} for extra in variants for transport in _transports(profile, spec.http1_only)]
     found: list[Point] = []
     for extra in variants:
         if profile.burst is not None and not spec.messages:  # a burst replaces the steady points
@@ -153,12 +153,13 @@ def points(profile: Profile, workload: str, capacity: float | None = None) -> li
     return found
 
 
-def _transports(profile: Profile, messages: bool) -> list[dict]:
-    """The point fields of each transport the profile asks for; WebSocket is HTTP/1.1 only (over TLS: wss)."""
+def _transports(profile: Profile, http1_only: bool) -> list[dict]:
+    """The point fields of each transport the profile asks for; WebSocket is HTTP/1.1 only (over TLS: wss), as are
+    the workloads shootout-load sends over HTTP/1.1 only."""
     found = []
     for tls in profile.tls_modes:
         for http in profile.http_versions:
-            if http == HTTP2 and messages:
+            if http == HTTP2 and http1_only:
                 continue
             found.append({"tls": tls, "http": http, "streams": profile.streams if http == HTTP2 else 1})
     return found

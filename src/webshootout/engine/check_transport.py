@@ -2,7 +2,7 @@
 server started with the run's certificate for TLS (HTTP/1.1 and, when claimed, h2 by ALPN).
 
 Over each claimed transport every workload must answer as over cleartext HTTP/1.1 (the same checks, through
-a client that speaks it); WebSocket is HTTP/1.1 only, so it is checked over TLS (wss) and not over HTTP/2.
+a client that speaks it); WebSocket (and the workloads shootout-load sends over HTTP/1.1 only) are checked over TLS and not over HTTP/2.
 HTTP/2 streams must run at once (workloads/transport.py)."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ class Outcome:
 def over(served: harness.Served, link: probe.Link, workloads: list[str]) -> Iterator[Outcome]:
     """Every workload through `link`, then (HTTP/2) that the connection's streams run at once."""
     if link.http2:
-        workloads = [w for w in workloads if not registry.get(w).messages]
+        workloads = [w for w in workloads if not registry.get(w).http1_only]
     contexts = {w: dataclasses.replace(served.context(w), link=link) for w in workloads}
     for workload, reason in verify_all(contexts).items():
         yield Outcome(f"{workload} over {link.name}", reason)

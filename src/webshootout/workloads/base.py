@@ -65,6 +65,11 @@ class Target:
     sessions: bool = False  # a cookie jar per connection
     expect_counter: bool = False  # "Count is N" rising by one per visitor
     websocket_message: str | None = None
+    method: str = "GET"
+    headers: tuple[str, ...] = ()  # "Name: value" lines every request carries
+    body_bytes: int | None = None  # a body of this many bytes of upload.pattern (shootout-load's --body-size)
+    chunk_bytes: int | None = None  # that body sent chunked, in chunks of this size
+    expect_encoding: str | None = None  # every answer's Content-Encoding; the body checks apply to it decoded
 
 
 @dataclass(frozen=True)
@@ -72,7 +77,9 @@ class Answer:
     """The first answer a check received, kept to prove its Date changes with time."""
 
     at: float  # time.monotonic() when it arrived
+    method: str
     path: str
+    body: bytes | None
     response: Response
 
 
@@ -83,13 +90,13 @@ class CheckedVisitor(Visitor):
         super().__init__(*args, **kwargs)  # Visitor's
         self._answers = answers
 
-    def get(self, path: str) -> Response:
-        response = super().get(path)
+    def request(self, method: str, path: str, headers=None, body: bytes | None = None) -> Response:
+        response = super().request(method, path, headers, body)
         problem = server_and_date(response)
         if problem:
-            raise VerifyError(f"GET {path}", problem)
+            raise VerifyError(f"{method} {path}", problem)
         if not self._answers:
-            self._answers.append(Answer(time.monotonic(), path, response))
+            self._answers.append(Answer(time.monotonic(), method, path, body, response))
         return response
 
 
@@ -126,7 +133,7 @@ class Context:
         before, later = first.response.headers["date"], first.response
         for tick in (1, 2):
             time.sleep(max(0.0, first.at + tick * DATE_TICK - time.monotonic()))
-            later = self.visitor(cookies=False).get(first.path)
+            later = self.visitor(cookies=False).request(first.method, first.path, body=first.body)
             if later.headers["date"] != before:
                 return first.response, later
         raise VerifyError(f"GET {first.path}, three times {DATE_TICK} s apart",

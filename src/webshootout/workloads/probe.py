@@ -68,23 +68,30 @@ class Visitor:
         self._conn: http.client.HTTPConnection | None = None
         self._h2 = None  # probe_h2.Client, once an HTTP/2 link has connected
 
-    def get(self, path: str) -> Response:
-        headers = {}
+    def get(self, path: str, headers: Mapping[str, str] | None = None) -> Response:
+        return self.request("GET", path, headers)
+
+    def request(self, method: str, path: str, headers: Mapping[str, str] | None = None,
+                body: bytes | None = None) -> Response:
+        """One request; its body, if any, framed by Content-Length. HTTP/2 carries GETs only."""
+        headers = dict(headers or {})
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if self.link.http2:
+            if method != "GET":
+                raise ValueError(f"{method} {path}: the HTTP/2 probe sends GETs only")
             return self._keep_cookies(self._get_h2(path, headers))
         for attempt in (1, 2):
             conn = self._conn or self._connection()
             self._conn = conn
             try:
                 with httpget.deadline(conn, self.timeout):
-                    conn.request("GET", path, headers=headers)
+                    conn.request(method, path, body=body, headers=headers)
                     raw = conn.getresponse()
-                    body = raw.read(BODY_LIMIT + 1)
-                if len(body) > BODY_LIMIT:
+                    body_read = raw.read(BODY_LIMIT + 1)
+                if len(body_read) > BODY_LIMIT:
                     self.close()
-                    raise http.client.HTTPException(f"GET {path}: the body is over {BODY_LIMIT} bytes")
+                    raise http.client.HTTPException(f"{method} {path}: the body is over {BODY_LIMIT} bytes")
                 break
             except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
                 # A server may close an idle keep-alive connection; one fresh attempt is fair.
@@ -94,7 +101,7 @@ class Visitor:
         set_cookies = tuple(raw.headers.get_all("Set-Cookie") or ())
         if raw.will_close:
             self.close()
-        return self._keep_cookies(Response(raw.status, joined(raw.headers.items()), set_cookies, body))
+        return self._keep_cookies(Response(raw.status, joined(raw.headers.items()), set_cookies, body_read))
 
     def _connection(self) -> http.client.HTTPConnection:
         if self.link.ca is None:

@@ -67,7 +67,10 @@ class Workload:
     # quick one (workloads/transport.py).
     slow_query: str | None = None
     quick: bool = False  # the cheapest answer the contract has: that check's quick request
-    messages: bool = False  # messages over one upgraded connection (WebSocket): HTTP/1.1 only, no pipelining
+    messages: bool = False  # messages over one upgraded connection (WebSocket): no pipelining
+    # Served over HTTP/1.1 only (TLS too): WebSocket by its nature; request bodies and Content-Encoding because
+    # shootout-load's HTTP/2 client sends no bodies and reads no Content-Encoding yet.
+    http1_only: bool = False
     # TechEmpower's column on their results page and their name for the test type, where it is one of theirs.
     techempower: tuple[int, str] | None = None
     heaviest_shown: bool = False  # TechEmpower's overview shows this type at its axis's heaviest level

@@ -30,4 +30,4 @@ def target(ctx: Context) -> Target:
     return Target(ctx.path, websocket_message=LOAD_MESSAGE)
 
 
-WORKLOAD = Workload("websocket", 7, verify, target, messages=True)
+WORKLOAD = Workload("websocket", 7, verify, target, messages=True, http1_only=True)
