@@ -3,7 +3,7 @@
 import hashlib
 
 import pytest
-from shootout_common import env, hashing
+from shootout_common import env, hashing, jsoncomp, upload
 from shootout_common import techempower as te
 
 
@@ -121,3 +121,43 @@ def test_tls_context_refuses_one_variable_without_the_other(monkeypatch, given, 
     monkeypatch.delenv(missing, raising=False)
     with pytest.raises(RuntimeError, match=f"^environment variable {missing} is not set"):
         env.tls_context()
+
+
+@pytest.mark.parametrize("size", [0, 1, 1024, 65536 + 3])
+def test_upload_answer_counts_and_hashes_the_whole_body(size):
+    body = bytes(range(251)) * (size // 251 + 1)
+    body = body[:size]
+    assert upload.answer(body) == f"{size} {hashlib.sha256(body).hexdigest()}"
+
+
+def test_body_digest_fed_in_uneven_pieces_matches_the_whole_body():
+    body = bytes(range(256)) * 300
+    digest = upload.BodyDigest()
+    at = 0
+    for size in (1, 7, 300, 4096, 0, 10000, 2, 17000, 100000):
+        digest.update(body[at:at + size])
+        at += size
+    assert at >= len(body)
+    assert digest.answer() == upload.answer(body)
+
+
+def test_body_digest_of_nothing_is_the_empty_digest():
+    assert upload.BodyDigest().answer() == f"0 {hashlib.sha256(b'').hexdigest()}"
+
+
+def test_body_limit_accepts_1_mib_and_refuses_16():
+    assert 1 << 20 <= upload.MAX_BODY < 16 << 20
+
+
+@pytest.mark.parametrize(
+    ("raw", "n"),
+    [(None, 1), ("", 1), ("x", 1), ("-3", 1), ("0", 1), ("1", 1), ("100", 100), ("1000", 1000), ("1001", 1000)],
+)
+def test_json_comp_count_is_held_to_1_through_1000(raw, n):
+    assert jsoncomp.count(raw) == n
+
+
+def test_json_comp_items_number_from_1():
+    assert jsoncomp.items(2) == [{"id": 1, "message": "Hello, World!"}, {"id": 2, "message": "Hello, World!"}]
+    assert len(jsoncomp.items(1000)) == 1000
+    assert jsoncomp.items(3) is not jsoncomp.items(3)
