@@ -1,16 +1,43 @@
 //! Whether an answer is what the run expects: status, body, session counter, WebSocket echo. Only
 //! answers that pass count as throughput and latency; the others are counted by what was wrong.
 
+use std::io::Read;
+
 use crate::cli::Config;
+use crate::http::MAX_BODY;
 use crate::stats::ErrorKind;
 use crate::visitor::counter_value;
 
+/// With --expect-encoding, every answer's Content-Encoding is checked, and one in this many (per thread, the
+/// first included) is decoded and its body checked: decoding them all would cost the client more CPU than the
+/// server spends compressing.
+pub const DECODE_EVERY: u32 = 16;
+
 /// Checks one HTTP response. `count` is the visitor's last counter value; it is moved to what the
-/// server said, so one lost answer is one error rather than all that follow.
-pub fn response(config: &Config, status: u16, body: &[u8], count: &mut u64) -> Result<(), ErrorKind> {
+/// server said, so one lost answer is one error rather than all that follow. With an expected encoding,
+/// `decode` holds the buffer to decode this answer's body into, or None to check its encoding alone.
+pub fn response(
+    config: &Config,
+    status: u16,
+    body: &[u8],
+    encoding: &[u8],
+    count: &mut u64,
+    decode: Option<&mut Vec<u8>>,
+) -> Result<(), ErrorKind> {
     if status != config.expect_status {
         return Err(ErrorKind::Status);
     }
+    let body = match &config.expect_encoding {
+        None => body,
+        Some(want) if !encoding.trim_ascii().eq_ignore_ascii_case(want) => return Err(ErrorKind::Validation),
+        Some(_) => match decode {
+            None => return Ok(()),
+            Some(out) => {
+                gunzip(body, out)?;
+                &out[..]
+            }
+        },
+    };
     let mut ok = config.expect_body.as_deref().is_none_or(|want| body == want)
         && config.expect_body_regex.as_ref().is_none_or(|re| re.is_match(body));
     if config.expect_counter {
@@ -22,6 +49,15 @@ pub fn response(config: &Config, status: u16, body: &[u8], count: &mut u64) -> R
         Ok(())
     } else {
         Err(ErrorKind::Validation)
+    }
+}
+
+/// A gzip body decoded into `out`, at most MAX_BODY bytes of it.
+fn gunzip(body: &[u8], out: &mut Vec<u8>) -> Result<(), ErrorKind> {
+    out.clear();
+    match flate2::read::GzDecoder::new(body).take(MAX_BODY as u64 + 1).read_to_end(out) {
+        Ok(n) if n <= MAX_BODY => Ok(()),
+        _ => Err(ErrorKind::Validation),
     }
 }
 
@@ -48,22 +84,39 @@ mod tests {
     #[test]
     fn status_then_body() {
         let c = config(&["--expect-body", "ok", "http://127.0.0.1:1/"]);
-        assert_eq!(response(&c, 200, b"ok", &mut 0), Ok(()));
-        assert_eq!(response(&c, 500, b"ok", &mut 0), Err(ErrorKind::Status));
-        assert_eq!(response(&c, 200, b"no", &mut 0), Err(ErrorKind::Validation));
+        assert_eq!(response(&c, 200, b"ok", b"", &mut 0, None), Ok(()));
+        assert_eq!(response(&c, 500, b"ok", b"", &mut 0, None), Err(ErrorKind::Status));
+        assert_eq!(response(&c, 200, b"no", b"", &mut 0, None), Err(ErrorKind::Validation));
         let re = config(&["--expect-status", "201", "--expect-body-regex", "^[0-9]+$", "http://127.0.0.1:1/"]);
-        assert_eq!(response(&re, 201, b"42", &mut 0), Ok(()));
-        assert_eq!(response(&re, 201, b"4x", &mut 0), Err(ErrorKind::Validation));
+        assert_eq!(response(&re, 201, b"42", b"", &mut 0, None), Ok(()));
+        assert_eq!(response(&re, 201, b"4x", b"", &mut 0, None), Err(ErrorKind::Validation));
+    }
+
+    #[test]
+    fn an_expected_encoding_is_checked_on_every_answer_and_decoded_when_asked() {
+        use std::io::Write;
+        let c = config(&["--expect-encoding", "gzip", "--expect-body", "hello", "http://127.0.0.1:1/"]);
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(b"hello").unwrap();
+        let body = gz.finish().unwrap();
+        let mut out = Vec::new();
+        assert_eq!(response(&c, 200, &body, b"gzip", &mut 0, Some(&mut out)), Ok(()));
+        assert_eq!(response(&c, 200, b"hello", b"", &mut 0, None), Err(ErrorKind::Validation));
+        assert_eq!(response(&c, 200, b"not gzip", b"gzip", &mut 0, None), Ok(()));
+        assert_eq!(response(&c, 200, b"not gzip", b"gzip", &mut 0, Some(&mut out)), Err(ErrorKind::Validation));
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(b"goodbye").unwrap();
+        assert_eq!(response(&c, 200, &gz.finish().unwrap(), b" GZIP", &mut 0, Some(&mut out)), Err(ErrorKind::Validation));
     }
 
     #[test]
     fn counter_resynchronises_after_a_gap() {
         let c = config(&["--sessions", "--expect-counter", "http://127.0.0.1:1/"]);
         let mut count = 0;
-        assert_eq!(response(&c, 200, b"Count is 1", &mut count), Ok(()));
-        assert_eq!(response(&c, 200, b"Count is 3", &mut count), Err(ErrorKind::Validation));
-        assert_eq!(response(&c, 200, b"Count is 4", &mut count), Ok(()));
-        assert_eq!(response(&c, 200, b"nonsense", &mut count), Err(ErrorKind::Validation));
+        assert_eq!(response(&c, 200, b"Count is 1", b"", &mut count, None), Ok(()));
+        assert_eq!(response(&c, 200, b"Count is 3", b"", &mut count, None), Err(ErrorKind::Validation));
+        assert_eq!(response(&c, 200, b"Count is 4", b"", &mut count, None), Ok(()));
+        assert_eq!(response(&c, 200, b"nonsense", b"", &mut count, None), Err(ErrorKind::Validation));
         assert_eq!(count, 4);
     }
 

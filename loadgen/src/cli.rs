@@ -1,5 +1,6 @@
 //! Command-line flags and their validation into a `Config`; every bad value is named in the error.
 
+pub mod payload;
 pub mod transport;
 
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -12,6 +13,7 @@ use crate::io::IoMode;
 use crate::request::Template;
 use crate::tls;
 use crate::url;
+use payload::PayloadArgs;
 use transport::{RequestFlags, TransportArgs};
 
 #[derive(Parser, Debug, Clone)]
@@ -50,9 +52,8 @@ pub struct Args {
     pub headers: Vec<String>,
     #[arg(short = 'm', long, default_value = "GET")]
     pub method: String,
-    /// Request body: a string, or @path to read it from a file.
-    #[arg(long)]
-    pub body: Option<String>,
+    #[command(flatten)]
+    pub payload: PayloadArgs,
     /// Open loop at this many requests per second in total (closed loop without it).
     #[arg(short = 'R', long)]
     pub rate: Option<f64>,
@@ -95,6 +96,10 @@ pub struct Args {
     /// the request's latency (closed loop only).
     #[arg(long)]
     pub no_keepalive: bool,
+    /// Close each connection after this many answers and open a new one (kept-alive otherwise); the first
+    /// request on the new one carries the connect in its latency.
+    #[arg(long, value_name = "N", conflicts_with = "no_keepalive", value_parser = clap::value_parser!(u32).range(1..))]
+    pub requests_per_connection: Option<u32>,
     #[command(flatten)]
     pub transport: TransportArgs,
     /// I/O path: io_uring where the kernel allows it, else epoll (auto); forcing one that cannot work is an error.
@@ -126,10 +131,13 @@ pub struct Config {
     pub pipeline: usize,
     /// Connections are kept for further requests (false: one connection per request).
     pub keepalive: bool,
+    pub requests_per_connection: Option<u32>,
     pub sessions: bool,
     pub expect_status: u16,
     pub expect_body: Option<Vec<u8>>,
     pub expect_body_regex: Option<Regex>,
+    /// Every answer's Content-Encoding, lower case.
+    pub expect_encoding: Option<Vec<u8>>,
     pub expect_counter: bool,
     pub head_request: bool,
     pub template: Template,
@@ -246,13 +254,11 @@ impl Args {
         if self.no_keepalive {
             headers.extend_from_slice(b"Connection: close\r\n");
         }
-        let body = match &self.body {
-            Some(spec) if spec.starts_with('@') => {
-                std::fs::read(&spec[1..]).map_err(|e| format!("--body {spec:?}: cannot read {:?}: {e}", &spec[1..]))?
-            }
-            Some(text) => text.as_bytes().to_vec(),
-            None => Vec::new(),
-        };
+        let body = self.payload.body()?;
+        let expect_encoding = self.payload.encoding(http2, self.websocket)?;
+        if self.requests_per_connection.is_some() && (self.pipeline > 1 || self.transport.streams > 1 || self.websocket) {
+            return Err("--requests-per-connection cannot be combined with --pipeline or --streams above 1, or --websocket".into());
+        }
         if self.method.is_empty() || !self.method.bytes().all(|b| b.is_ascii_alphabetic()) {
             return Err(format!("--method {:?}: expected a token like GET or POST", self.method));
         }
@@ -260,7 +266,7 @@ impl Args {
             Some(re) => Some(Regex::new(re).map_err(|e| format!("--expect-body-regex {re:?}: {e}"))?),
             None => None,
         };
-        let template = Template::new(&self.method, &url.path, &host, &headers, &body)?;
+        let template = Template::new(&self.method, &url.path, &host, &headers, &body, self.payload.chunk())?;
         let websocket = if self.websocket {
             if !template.is_static() {
                 return Err(format!("URL {:?}: templates are not supported with --websocket", self.url));
@@ -286,10 +292,12 @@ impl Args {
             step: self.step,
             pipeline: if http2 { self.transport.streams } else { self.pipeline },
             keepalive: !self.no_keepalive,
+            requests_per_connection: self.requests_per_connection,
             sessions: self.sessions,
             expect_status: self.expect_status,
             expect_body: self.expect_body.map(String::into_bytes),
             expect_body_regex: regex,
+            expect_encoding,
             expect_counter: self.expect_counter,
             head_request: self.method.eq_ignore_ascii_case("HEAD"),
             template,

@@ -44,6 +44,10 @@ pub struct Conn {
     pub failures: u32,
     pub retry_at: Option<Instant>,
     pub answered: bool,
+    /// Answers on the current connection (--requests-per-connection closes it at that many).
+    pub served: u32,
+    /// The client closed the last connection after its requests: the next one's first request waited for it.
+    pub reopened: bool,
     /// The connection has been open at least once (the connect phase waits for every first one).
     pub opened_once: bool,
     pub idle_queued: bool,
@@ -67,6 +71,8 @@ impl Conn {
             failures: 0,
             retry_at: None,
             answered: false,
+            served: 0,
+            reopened: false,
             opened_once: false,
             idle_queued: false,
             unread: false,

@@ -47,6 +47,8 @@ pub struct Response {
     pub close: bool,
     /// Values of the Set-Cookie headers, as byte ranges of the input.
     pub set_cookies: Vec<(usize, usize)>,
+    /// The Content-Encoding header's value, as a byte range of the input (empty: none).
+    pub encoding: (usize, usize),
 }
 
 impl Response {
@@ -98,6 +100,7 @@ pub fn parse(
     let mut length: Option<usize> = None;
     let mut chunked = false;
     let mut set_cookies = Vec::new();
+    let mut encoding = (0, 0);
     for header in parsed.headers.iter() {
         let name = header.name;
         if name.eq_ignore_ascii_case("content-length") {
@@ -121,8 +124,9 @@ pub fn parse(
                 }
             }
         } else if name.eq_ignore_ascii_case("set-cookie") {
-            let start = header.value.as_ptr() as usize - input.as_ptr() as usize;
-            set_cookies.push((start, start + header.value.len()));
+            set_cookies.push(range_of(input, header.value));
+        } else if name.eq_ignore_ascii_case("content-encoding") {
+            encoding = range_of(input, header.value);
         }
     }
     let framing = if head_request || status / 100 == 1 || status == 204 || status == 304 {
@@ -170,7 +174,13 @@ pub fn parse(
             }
         }
     };
-    Ok(Some(Response { status, consumed, body, close, set_cookies }))
+    Ok(Some(Response { status, consumed, body, close, set_cookies, encoding }))
+}
+
+/// Where a header value borrowed from `input` lies in it.
+fn range_of(input: &[u8], value: &[u8]) -> (usize, usize) {
+    let start = value.as_ptr() as usize - input.as_ptr() as usize;
+    (start, start + value.len())
 }
 
 fn content_length(value: &[u8]) -> Result<usize, ParseError> {
@@ -319,6 +329,14 @@ mod tests {
             many.extend_from_slice(chunk.as_bytes());
         }
         assert!(one(&many).unwrap_err().0.contains("framing"));
+    }
+
+    #[test]
+    fn the_content_encoding_is_located() {
+        let input = b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 0\r\n\r\n";
+        let (s, e) = one(input).unwrap().unwrap().encoding;
+        assert_eq!(&input[s..e], b"gzip");
+        assert_eq!(one(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n").unwrap().unwrap().encoding, (0, 0));
     }
 
     #[test]

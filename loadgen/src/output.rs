@@ -93,6 +93,10 @@ pub struct Report {
     pub warmup_curve: Option<Vec<u64>>,
     pub rps: f64,
     pub bytes_read: u64,
+    /// With --requests-per-connection: connections the client closed after their last request and opened
+    /// again, in the measured window.
+    pub reconnects: u64,
+    pub requests_per_connection: Option<u32>,
     pub connections: usize,
     pub threads: usize,
     pub pipeline: usize,
@@ -158,6 +162,8 @@ impl Report {
             warmup_curve,
             rps,
             bytes_read: stats.bytes_read,
+            reconnects: stats.reconnects,
+            requests_per_connection: config.requests_per_connection,
             connections: config.connections,
             threads: config.threads,
             pipeline: config.pipeline,

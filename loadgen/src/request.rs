@@ -18,7 +18,8 @@ pub struct Template {
 }
 
 impl Template {
-    pub fn new(method: &str, path: &str, host: &str, headers: &[u8], body: &[u8]) -> Result<Self, String> {
+    /// `chunk`: the body goes out with Transfer-Encoding: chunked, in chunks of this size (encoded here, once).
+    pub fn new(method: &str, path: &str, host: &str, headers: &[u8], body: &[u8], chunk: Option<usize>) -> Result<Self, String> {
         let mut parts = vec![Part::Text(format!("{method} ").into_bytes())];
         let mut rest = path;
         while let Some(open) = rest.find('{') {
@@ -38,10 +39,19 @@ impl Template {
         parts.retain(|p| p != &Part::Text(Vec::new()));
         let mut head = format!(" HTTP/1.1\r\nHost: {host}\r\n").into_bytes();
         head.extend_from_slice(headers);
-        if !body.is_empty() {
-            head.extend_from_slice(format!("Content-Length: {}\r\n", body.len()).as_bytes());
-        }
-        Ok(Template { parts, head, body: body.to_vec() })
+        let body = match chunk {
+            Some(size) => {
+                head.extend_from_slice(b"Transfer-Encoding: chunked\r\n");
+                chunked(body, size)
+            }
+            None => {
+                if !body.is_empty() {
+                    head.extend_from_slice(format!("Content-Length: {}\r\n", body.len()).as_bytes());
+                }
+                body.to_vec()
+            }
+        };
+        Ok(Template { parts, head, body })
     }
 
     pub fn is_static(&self) -> bool {
@@ -65,13 +75,30 @@ impl Template {
     }
 }
 
+/// `body` as chunks of `size` bytes (the last one shorter) and the last, empty chunk.
+fn chunked(body: &[u8], size: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len() + body.len() / size.max(1) * 12 + 5);
+    for piece in body.chunks(size.max(1)) {
+        let _ = write!(out, "{:x}\r\n", piece.len());
+        out.extend_from_slice(piece);
+        out.extend_from_slice(b"\r\n");
+    }
+    out.extend_from_slice(b"0\r\n\r\n");
+    out
+}
+
+/// A body of `size` bytes whose byte i is i mod 251 (webshootout's upload workload expects the same bytes).
+pub fn pattern(size: usize) -> Vec<u8> {
+    (0..size).map(|i| (i % 251) as u8).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn fixed_request_with_body_and_cookie() {
-        let t = Template::new("POST", "/x?a=1", "h:1", b"A: b\r\n", b"hi").unwrap();
+        let t = Template::new("POST", "/x?a=1", "h:1", b"A: b\r\n", b"hi", None).unwrap();
         assert!(t.is_static());
         let mut out = Vec::new();
         t.write(&mut out, b"Cookie: s=1\r\n", &mut fastrand::Rng::with_seed(1));
@@ -79,8 +106,17 @@ mod tests {
     }
 
     #[test]
+    fn a_chunked_body_is_framed_once() {
+        let t = Template::new("POST", "/u", "h", b"", &pattern(5), Some(2)).unwrap();
+        let mut out = Vec::new();
+        t.write(&mut out, b"", &mut fastrand::Rng::with_seed(1));
+        assert_eq!(out, b"POST /u HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n\x00\x01\r\n2\r\n\x02\x03\r\n1\r\n\x04\r\n0\r\n\r\n");
+        assert_eq!(pattern(253)[250..], [250, 0, 1]);
+    }
+
+    #[test]
     fn rand_template_stays_in_bounds() {
-        let t = Template::new("GET", "/db?id={rand:3:5}&x", "h", b"", b"").unwrap();
+        let t = Template::new("GET", "/db?id={rand:3:5}&x", "h", b"", b"", None).unwrap();
         assert!(!t.is_static());
         let mut rng = fastrand::Rng::with_seed(7);
         let mut seen = std::collections::BTreeSet::new();

@@ -53,6 +53,8 @@ pub struct Stats {
     /// Requests in the latency histogram without an answer: timed out, or in flight or unsent at the end.
     pub unfinished: u64,
     pub bytes_read: u64,
+    /// Connections closed by the client after --requests-per-connection answers, and opened again.
+    pub reconnects: u64,
     pub errors: [u64; 7],
     pub status_counts: Vec<u64>,
     pub timeline: Vec<Second>,
@@ -85,6 +87,7 @@ impl Stats {
             responses_total: 0,
             unfinished: 0,
             bytes_read: 0,
+            reconnects: 0,
             errors: [0; 7],
             status_counts: vec![0; 1000],
             timeline: Vec::new(),
@@ -164,6 +167,7 @@ impl Stats {
         self.responses_total += other.responses_total;
         self.unfinished += other.unfinished;
         self.bytes_read += other.bytes_read;
+        self.reconnects += other.reconnects;
         self.connect.merge(&other.connect);
         self.handshakes.merge(&other.handshakes);
         for (mine, theirs) in self.errors.iter_mut().zip(other.errors) {

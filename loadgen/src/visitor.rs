@@ -122,7 +122,7 @@ mod tests {
 
     #[test]
     fn jar_sets_replaces_and_expires() {
-        let template = Template::new("GET", "/s", "h", b"", b"").unwrap();
+        let template = Template::new("GET", "/s", "h", b"", b"", None).unwrap();
         let mut rng = fastrand::Rng::with_seed(1);
         let mut v = Visitor::new(&template, &mut rng);
         assert!(v.set_cookie(b"sid=abc; Path=/; HttpOnly").unwrap());
@@ -138,7 +138,7 @@ mod tests {
 
     #[test]
     fn jar_is_bounded() {
-        let template = Template::new("GET", "/s", "h", b"", b"").unwrap();
+        let template = Template::new("GET", "/s", "h", b"", b"", None).unwrap();
         let mut v = Visitor::new(&template, &mut fastrand::Rng::with_seed(1));
         for i in 0..MAX_COOKIES {
             assert!(v.set_cookie(format!("c{i}=1").as_bytes()).unwrap());

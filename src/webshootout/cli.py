@@ -62,6 +62,9 @@ def parser() -> argparse.ArgumentParser:
         p.add_argument(axis.flag, **shape, help=axis.help)
     p.add_argument("--keepalive", choices=("on", "off", "both"),
                    help="off: a new TCP connection for every request (its connect in the latency); both: each point twice")
+    p.add_argument("--requests-per-connection", metavar="N[,N...]",
+                   help="the client closes each kept connection after N answers and opens another (10 is the "
+                        "field's choice), a point each; 0: kept for the whole trial (the default)")
     p.add_argument("--pipeline", type=int, metavar="N", help="requests in flight per connection (HTTP/1.1 pipelining)")
     p.add_argument("--tls", action=argparse.BooleanOptionalAction,
                    help="over TLS, servers given a certificate of the run's own CA (docs/method.md, Transport)")

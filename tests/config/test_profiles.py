@@ -122,3 +122,24 @@ def test_http_and_tls_values_in_toml_forms():
 def test_bad_transport_values_are_named(table, message):
     with pytest.raises(ProfileError, match=message):
         profiles.parse(table)
+
+
+def test_requests_per_connection_is_a_point_each_beside_keep_alive():
+    profile = profiles.parse({"requests_per_connection": [0, 10]})
+    assert labels(profile, "json") == ["c=64", "c=64 req/conn=10"]
+    assert [p.per_connection for p in profiles.points(profile, "json")] == [0, 10]
+    # A connection per request is not kept, so it is not closed after ten either; WebSocket keeps its one.
+    assert labels(profiles.parse({"requests_per_connection": 10, "keepalive": "both"}), "json") == [
+        "c=64 req/conn=10", "c=64 conn-per-request"]
+    assert labels(profile, "websocket") == ["c=64"]
+
+
+@pytest.mark.parametrize("table, message", [
+    ({"requests_per_connection": -1}, "requests_per_connection: expected a whole number of at least 0"),
+    ({"requests_per_connection": [10, 10]}, "or a list of distinct ones"),
+    ({"requests_per_connection": True}, "requests_per_connection: expected"),
+    ({"requests_per_connection": 10, "pipeline": 4}, "one request in flight at a time"),
+])
+def test_bad_requests_per_connection_values_are_named(table, message):
+    with pytest.raises(ProfileError, match=message):
+        profiles.parse(table)

@@ -115,3 +115,21 @@ def test_tls_from_h2load_has_no_handshake_counts_and_none_are_made_up():
     (workload,) = data["workloads"]
     assert workload["points"][0]["results"][0]["tls"]["handshakes"] is None
     assert {row[0]: row[-1] for row in tables.extras(workload).rows} == {"a": "TLSv1.3 TLS_AES_256_GCM_SHA384 h2"}
+
+
+def test_bytes_per_answer_share_of_the_ceiling_and_reconnects_show_where_they_mean_something():
+    def line(workload, framework, n, rps, **extra):
+        return {**_line(framework, n, rps, **extra), "workload": workload}
+    comp = [line("json-comp", "small", n, 1000.0, bytes_read=300 * 5000, responses_total=5000) for n in (1, 2, 3)]
+    waits = [line("async", "waits", n, 400.0, connections=8) for n in (1, 2, 3)]
+    again = [line("json", "re", n, 900.0, point="c=8 req/conn=10", reconnects=450, requests_per_connection=10)
+             for n in (1, 2, 3)]
+    data = summary.summarize({}, comp + waits + again)
+    assert_valid_summary(json.loads(summary.to_json(data)))
+    extra = {w["workload"]: tables.extras(w) for w in data["workloads"]}
+    assert extra["json-comp"].header[-1] == "bytes/answer" and extra["json-comp"].rows[0][-1] == "300"
+    # async's most at 8 connections is 8 / 15 ms = 533 answers a second: 400 is 75 % of it.
+    assert extra["async"].header[-1] == "of ceiling" and extra["async"].rows[0][-1] == "75 %"
+    assert extra["json"].header[-1] == "reconnects" and extra["json"].rows[0][-1] == "1,350"
+    # json's answers have a byte count too, but only json-comp's workload shows it.
+    assert "bytes/answer" not in extra["json"].header

@@ -43,7 +43,8 @@ impl Http1 {
             let (input, decoded): (&'a Input, &'a Vec<u8>) = (input, decoded);
             let bytes = &input.bytes()[start..];
             let (status, close, body) = (response.status, response.close, response.body(bytes, decoded));
-            return Unit::Answer(Answer { stream: 0, status, body, cookies: Cookies::In(bytes, response.set_cookies), close });
+            let encoding = &bytes[response.encoding.0..response.encoding.1];
+            return Unit::Answer(Answer { stream: 0, status, body, cookies: Cookies::In(bytes, response.set_cookies), close, encoding });
         }
     }
 

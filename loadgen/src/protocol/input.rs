@@ -73,6 +73,8 @@ pub struct Answer<'a> {
     pub cookies: Cookies<'a>,
     /// The server closes the connection after it.
     pub close: bool,
+    /// Its Content-Encoding (empty: none).
+    pub encoding: &'a [u8],
 }
 
 /// The values of an answer's Set-Cookie headers.

@@ -84,6 +84,9 @@ pub struct Worker<D> {
     request: Vec<u8>,
     plain_in: Vec<u8>,
     decoded: Vec<u8>,
+    /// A compressed body decoded to check it, and how many answers until the next one is (check::DECODE_EVERY).
+    inflated: Vec<u8>,
+    decode_in: u32,
 }
 
 impl<D: Driver> Worker<D> {
@@ -123,6 +126,8 @@ impl<D: Driver> Worker<D> {
             request: Vec::new(),
             plain_in: Vec::new(),
             decoded: Vec::new(),
+            inflated: Vec::new(),
+            decode_in: 0,
             config,
             window,
             index,
@@ -193,8 +198,10 @@ impl<D: Driver> Worker<D> {
             }
             return true;
         }
-        // A connection per request: the request began when its slot asked for the connection.
-        let intended = if self.config.keepalive { now } else { self.conns[idx].wanted };
+        // A connection per request, or the first on one reopened after --requests-per-connection: the request
+        // began when its slot asked for the connection, so the connect is in its latency.
+        let reopened = std::mem::replace(&mut self.conns[idx].reopened, false);
+        let intended = if self.config.keepalive && !reopened { now } else { self.conns[idx].wanted };
         (0..self.room(idx)).all(|_| self.queue_request(idx, intended, now))
     }
 

@@ -92,6 +92,7 @@ impl<D: Driver> Worker<D> {
                     conn.state = State::Connecting;
                     conn.since = now;
                     conn.answered = false;
+                    conn.served = 0;
                     self.opening += 1;
                 }
                 Err(e) => self.open_failed(idx, Cause::of(&e), now),

@@ -47,7 +47,14 @@ impl<D: Driver> Worker<D> {
                         Some(request) => {
                             (conn.answered, conn.failures) = (true, 0);
                             let cookies = answer.cookies.iter();
-                            let outcome = verdict(&self.config, &mut conn.visitor, &mut self.rng, answer.status, answer.body, cookies);
+                            let decode = self.config.expect_encoding.is_some() && {
+                                let turn = self.decode_in;
+                                self.decode_in = (turn + 1) % check::DECODE_EVERY;
+                                turn == 0
+                            };
+                            let checked = Checked { status: answer.status, body: answer.body, encoding: answer.encoding };
+                            let decode = decode.then_some(&mut self.inflated);
+                            let outcome = verdict(&self.config, &mut conn.visitor, &mut self.rng, checked, decode, cookies);
                             Step::Answered { request, status: answer.status, outcome, close: answer.close }
                         }
                         None => Step::Close(ErrorKind::Parse),
@@ -98,8 +105,17 @@ impl<D: Driver> Worker<D> {
             Step::Answered { request, status, outcome, close } => {
                 let outcome = self.refusal_reported(outcome);
                 self.record_answer(request, status, outcome, now);
+                let conn = &mut self.conns[idx];
+                conn.served += 1;
+                let spent = self.config.requests_per_connection.is_some_and(|n| conn.served >= n);
+                if spent {
+                    conn.reopened = true;
+                    if self.measuring {
+                        self.stats.reconnects += 1;
+                    }
+                }
                 // A connection per request closes after its answer, whatever the server would do.
-                if close || !self.config.keepalive {
+                if close || !self.config.keepalive || spent {
                     self.close(idx, None, now);
                     return false;
                 }
@@ -163,13 +179,21 @@ enum Verdict {
     CookieRefused(String),
 }
 
-/// One answer, whatever carried it: the visitor keeps its cookies, then the status and body are checked.
+/// What of an answer is checked.
+struct Checked<'b> {
+    status: u16,
+    body: &'b [u8],
+    encoding: &'b [u8],
+}
+
+/// One answer, whatever carried it: the visitor keeps its cookies, then the status and body are checked
+/// (decoded into `decode` first when given, see check::response).
 fn verdict<'a>(
     config: &Config,
     visitor: &mut Visitor,
     rng: &mut fastrand::Rng,
-    status: u16,
-    body: &[u8],
+    answer: Checked,
+    decode: Option<&mut Vec<u8>>,
     cookies: impl Iterator<Item = &'a [u8]>,
 ) -> Verdict {
     let mut refused = None;
@@ -185,7 +209,7 @@ fn verdict<'a>(
             visitor.cookies_changed(&config.template, rng);
         }
     }
-    let outcome = check::response(config, status, body, &mut visitor.count);
+    let outcome = check::response(config, answer.status, answer.body, answer.encoding, &mut visitor.count, decode);
     match refused {
         Some(message) => Verdict::CookieRefused(message),
         None => Verdict::Checked(outcome),

@@ -59,6 +59,8 @@ class Profile:
     workers: int | None = None  # WORKERS for every server; None: one per server CPU
     slo_p99_ms: float = SLO_P99_MS
     keepalive_modes: tuple[bool, ...] = (True,)  # False: a new TCP connection for every request
+    # Kept connections closed by the client after N answers and opened again, a point each; 0: kept all along.
+    per_connection: tuple[int, ...] = (0,)
     pipeline: int = 1  # requests in flight per connection (HTTP/1.1 pipelining)
     # Transports, a point each: every TLS mode with every HTTP version (false and true with "1.1" and "2" are
     # h1, h2c, h1+tls and h2+tls); streams are per HTTP/2 connection, HTTP/2's analogue of pipelining.
@@ -80,6 +82,7 @@ class Point:
     axis: Axis | None = None  # the workload's own parameter, if it has one, at `value`
     value: object = None
     keepalive: bool = True
+    per_connection: int = 0  # answers after which the client closes a kept connection and opens another; 0: never
     pipeline: int = 1
     tls: bool = False
     http: str = HTTP1
@@ -116,6 +119,8 @@ class Point:
             parts.append(f"pipeline={self.pipeline}")
         if not self.keepalive:
             parts.append("conn-per-request")
+        if self.per_connection:
+            parts.append(f"req/conn={self.per_connection}")
         # Cleartext HTTP/1.1 adds nothing, so the labels results were keyed by before TLS keep their meaning.
         if self.tls:
             parts.append("tls")
@@ -140,6 +145,8 @@ def points(profile: Profile, workload: str, capacity: float | None = None) -> li
     if not spec.messages:  # an upgraded connection stays open and has no HTTP pipelining
         variants = [{**extra, "keepalive": keep, "pipeline": profile.pipeline}
                     for extra in variants for keep in profile.keepalive_modes]
+        variants = [{**extra, "per_connection": n} for extra in variants
+                    for n in (profile.per_connection if extra["keepalive"] else (0,))]
     variants = [{**extra, **transport} for extra in variants for transport in _transports(profile, spec.http1_only)]
     found: list[Point] = []
     for extra in variants:
@@ -219,6 +226,16 @@ def parse_keepalive(value) -> tuple[bool, ...]:
     return modes[value]
 
 
+def parse_per_connection(value) -> tuple[int, ...]:
+    """Answers per kept connection, one point each: a whole number or a list of them, 0 for kept all along."""
+    items = value if isinstance(value, list) else [value]
+    if (not items or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in items)
+            or len(set(items)) < len(items)):
+        raise ProfileError(f"requests_per_connection: expected a whole number of at least 0 (0: the connection is "
+                           f"kept for the whole trial) or a list of distinct ones, got {value!r}")
+    return tuple(items)
+
+
 def parse_tls(value) -> tuple[bool, ...]:
     items = value if isinstance(value, list) else [value]
     if not items or not all(isinstance(v, bool) for v in items) or len(set(items)) < len(items):
@@ -237,7 +254,7 @@ def parse_http(value) -> tuple[str, ...]:
 
 
 KEYS = ("connections", "rate", "rate_sweep", "burst", *registry.axes(), "websocket_rate", "workers", "slo_p99_ms",
-        "keepalive", "pipeline", "tls", "http", "streams")
+        "keepalive", "requests_per_connection", "pipeline", "tls", "http", "streams")
 
 
 def parse(table: dict, base: Profile = Profile()) -> Profile:
@@ -263,6 +280,8 @@ def parse(table: dict, base: Profile = Profile()) -> Profile:
         fields["slo_p99_ms"] = _positive_number("slo_p99_ms", table["slo_p99_ms"])
     if "keepalive" in table:
         fields["keepalive_modes"] = parse_keepalive(table["keepalive"])
+    if "requests_per_connection" in table:
+        fields["per_connection"] = parse_per_connection(table["requests_per_connection"])
     if "pipeline" in table:
         fields["pipeline"] = positive_ints("pipeline", table["pipeline"])[0]
     if "tls" in table:
@@ -279,6 +298,9 @@ def parse(table: dict, base: Profile = Profile()) -> Profile:
         raise ProfileError("keepalive: a connection per request is closed loop only (no rate or rate_sweep)")
     if False in profile.keepalive_modes and profile.pipeline > 1:
         raise ProfileError("keepalive: a connection per request cannot pipeline (pipeline > 1)")
+    if any(profile.per_connection) and (profile.pipeline > 1 or profile.streams > 1):
+        raise ProfileError("requests_per_connection: a connection closed after N answers has one request in "
+                           "flight at a time (no pipeline or streams above 1)")
     return profile
 
 

@@ -151,6 +151,12 @@ def profile_flags(args) -> dict:
             table[flag] = get(flag)
     if get("keepalive") is not None:
         table["keepalive"] = {"on": True, "off": False, "both": "both"}[get("keepalive")]
+    if get("requests_per_connection") is not None:
+        text = get("requests_per_connection")
+        try:
+            table["requests_per_connection"] = [int(v) for v in text.split(",")]
+        except ValueError:
+            raise SettingsError(f"--requests-per-connection: expected whole numbers like '0,10', got {text!r}") from None
     return table
 
 
@@ -256,7 +262,7 @@ def _refuse_with_hosts(get) -> None:
 # What a resumed run may not change: every trial of a run must be measured the same way.
 _FIXED = (("--suite", "suite_name"), ("--duration", "duration"), ("--warmup", "warmup"), ("--driver", "driver"),
           ("--server-cpus", "server_cpus"), ("--load-cpus", "load_cpus"), ("--hosts", "hosts"))
-_PROFILE_FLAGS = {"rates": "--rate", "keepalive_modes": "--keepalive",
+_PROFILE_FLAGS = {"rates": "--rate", "keepalive_modes": "--keepalive", "per_connection": "--requests-per-connection",
                   "tls_modes": "--tls", "http_versions": "--http"}
 
 

@@ -317,6 +317,7 @@ class RunContext:
         spec = LoadSpec(ctx.host, ctx.port, registry.get(subject.workload).target_at(ctx, point.value), point.connections, len(cpus),
                         duration, cpus, rate=point.rate, burst=point.burst, warmup=warmup,
                         warmup_steady=steady, keepalive=point.keepalive, pipeline=point.pipeline,
+                        requests_per_connection=point.per_connection or None,
                         tls_ca=ctx.link.ca, http=point.http, streams=point.streams)
         return self.driver(spec, self.rundir.logs / f"{subject.variant.id}.load.log")
 

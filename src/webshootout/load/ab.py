@@ -89,6 +89,7 @@ def argv(spec: LoadSpec, csv_path: Path) -> list[str]:
 def run(spec: LoadSpec, log: Path | None = None) -> LoadResult:
     if spec.target.websocket_message is not None:
         raise DriverError("ab cannot drive WebSocket workloads")
+    spec.require_plain_get("ab")
     with tempfile.TemporaryDirectory(prefix="ab-") as tmp:
         csv_path = Path(tmp) / "percentiles.csv"
         done, cpu = run_tool(argv(spec, csv_path), spec.cpus, spec.duration + 60, log)

@@ -46,6 +46,8 @@ class LoadSpec:
     burst: Burst | None = None  # concurrency steps during one run (closed loop)
     warmup: float = 0.0  # seconds of load before the measured window, in the same run (native only)
     keepalive: bool = True  # False: a new TCP connection for every request, its connect in the latency
+    # Kept connections closed by the client after this many answers and opened again (native only); None: kept.
+    requests_per_connection: int | None = None
     pipeline: int = 1  # requests in flight per connection (HTTP/1.1 pipelining; native only)
     # End the warm-up once the mean req/s of the last 3 seconds is within this % of the mean of the 3 before,
     # up or down (throughput holds its level); `warmup` is then its cap (native only). None: it lasts `warmup`.
@@ -87,6 +89,15 @@ class LoadSpec:
             raise DriverError(f"{tool} drives cleartext HTTP/1.1 only, not {self.transport}; use --driver native "
                               f"or h2load")
 
+    def require_plain_get(self, tool: str) -> None:
+        """What only shootout-load sends or checks: refused rather than measured as something else."""
+        target = self.target
+        if target.method != "GET" or target.body_bytes is not None or target.headers or target.expect_encoding:
+            raise DriverError(f"{tool} sends plain GETs here: request bodies, extra headers and compressed answers "
+                              f"need --driver native")
+        if self.requests_per_connection is not None:
+            raise DriverError(f"{tool} cannot close a connection after N requests; use --driver native")
+
     def require_closed_loop(self, tool: str) -> None:
         """wrk and ab only keep a fixed number of connections busy: refuse what they would silently ignore."""
         if self.rate is not None or self.burst is not None:
@@ -124,6 +135,9 @@ class LoadResult:
     connect_s: float | None = None  # time to open every connection, outside the measured window
     responses_total: int | None = None  # every answer, valid or not; `requests` counts the valid ones
     keepalive: bool = True  # False: the load opened a new connection for every request
+    # Kept connections closed after this many answers and opened again (native only), and how often in the window.
+    requests_per_connection: int | None = None
+    reconnects: int | None = None
     warmup_s: float | None = None  # start to measured window (connects included), when there was a warm-up
     warmup_curve: list[int] | None = None  # valid answers in each whole second of the warm-up (req/s)
     window_start_s: float | None = None  # from the tool's start until the measured window opened

@@ -27,6 +27,7 @@ def refuse(spec: LoadSpec) -> None:
     if spec.target.websocket_message is not None:
         raise DriverError("h2load cannot drive WebSocket workloads")
     spec.require_closed_loop("h2load")
+    spec.require_plain_get("h2load")
     if spec.target.sessions:
         raise DriverError("h2load keeps no cookies, so it cannot drive sessions; use --driver native")
     if not spec.keepalive:

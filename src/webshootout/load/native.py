@@ -38,6 +38,8 @@ def argv(spec: LoadSpec, program: str = "shootout-load") -> list[str]:
         args += ["--pipeline", str(spec.pipeline)]
     if not spec.keepalive:
         args.append("--no-keepalive")
+    if spec.requests_per_connection is not None:
+        args += ["--requests-per-connection", str(spec.requests_per_connection)]
     if spec.rate is not None:
         args += ["--rate", f"{spec.rate:g}"]
     if spec.burst is not None:
@@ -54,6 +56,16 @@ def argv(spec: LoadSpec, program: str = "shootout-load") -> list[str]:
         return [*args, "--websocket", "--message", target.websocket_message,
                 f"{scheme}://{spec.host}:{spec.port}{target.path}"]
     args += ["--expect-status", str(target.expect_status)]
+    if target.method != "GET":
+        args += ["--method", target.method]
+    for header in target.headers:
+        args += ["--header", header]
+    if target.body_bytes is not None:
+        args += ["--body-size", str(target.body_bytes)]
+    if target.chunk_bytes is not None:
+        args += ["--chunk-size", str(target.chunk_bytes)]
+    if target.expect_encoding is not None:
+        args += ["--expect-encoding", target.expect_encoding]
     if target.sessions:
         args.append("--sessions")
         if target.expect_counter:
@@ -122,6 +134,8 @@ def parse(data: dict) -> LoadResult:
             keepalive=bool(data.get("keepalive", True)), warmup_s=_optional(data, "warmup_s", float),
             window_start_s=_optional(data, "window_start_s", float), io=_optional(data, "io", str),
             connect=_connect_phase(data), transport=_transport(data),
+            reconnects=_optional(data, "reconnects", int),
+            requests_per_connection=_optional(data, "requests_per_connection", int),
             warmup_curve=None if data.get("warmup_curve") is None else [int(n) for n in data["warmup_curve"]])
     except (KeyError, TypeError, ValueError) as exc:
         raise DriverError(f"shootout-load's JSON lacks or mistypes {exc}: {str(data)[:300]}") from None

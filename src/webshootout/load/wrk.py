@@ -36,6 +36,7 @@ def run(spec: LoadSpec, log: Path | None = None) -> LoadResult:
     if spec.target.websocket_message is not None:
         raise DriverError("wrk cannot drive WebSocket workloads")
     spec.require_closed_loop("wrk")
+    spec.require_plain_get("wrk")
     spec.require_cleartext_http1("wrk")
     if not spec.keepalive:
         # wrk reconnects when a server closes, but starts its clock after the connect: the cost a

@@ -156,7 +156,13 @@ def _optional(trials: list[dict]) -> dict:
     totals = [t.get("responses_total") for t in trials]
     methods = sorted({t["server_memory_method"] for t in trials if t.get("server_memory_method")})
     connects = [t["connect_s"] for t in trials if t.get("connect_s") is not None]
+    answered = [t["bytes_read"] / (t.get("responses_total") or t["requests"]) for t in trials
+                if t.get("bytes_read") is not None and (t.get("responses_total") or t["requests"])]
+    reconnects = [t["reconnects"] for t in trials if t.get("reconnects") is not None]
     return {"connect_s": round(stats.median(connects), 3) if connects else None,
+            # Bytes on the wire per answer (headers and body, as sent: compressed where it was).
+            "bytes_per_answer": round(stats.median(answered)) if answered else None,
+            "reconnects": sum(reconnects) if reconnects else None,
             "responses_total": sum(totals) if None not in totals else None,
             "memory_method": ", ".join(methods) or None,
             "warmup_s": warmed.get("warmup_s"), "warmup_curve": warmed.get("warmup_curve"), "tls": _tls(trials)}

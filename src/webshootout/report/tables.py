@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..load.base import MANY_CONNECTIONS
+from ..workloads import registry
 from . import fmt
 from .result import DISQUALIFYING
 from .summary import STANDINGS
@@ -136,18 +137,31 @@ def _connect_cell(point: dict, result: dict) -> str | None:
     return None if result["connect_s"] is None else f"{result['connect_s']:.3g}"
 
 
+def _ceiling_share(spec, point: dict, result: dict) -> float | None:
+    """The row's req/s as a share of the most its workload allows at its connections (async: connections / wait)."""
+    if spec is None or spec.ceiling is None or point["profile"] != "closed":
+        return None
+    return result["rps"]["median"] / spec.ceiling(point["connections"])
+
+
 def extras(workload: dict) -> Table | None:
-    """The connect phase, every response and the warm-up, for rows whose result lines carry them."""
+    """The connect phase, every response and the warm-up, for rows whose result lines carry them; bytes per answer,
+    share of the ceiling and reconnects where the workload or the load has them."""
     pairs = [(p, r) for p in workload["points"] for r in p["results"]]
+    spec = registry.REGISTRY.get(workload["workload"])
     values = {"connect": lambda p, r: _connect_cell(p, r), "responses_total": lambda p, r: r["responses_total"],
               "warmup_s": lambda p, r: r["warmup_s"], "warmup_curve": lambda p, r: r["warmup_curve"],
-              "tls": lambda p, r: r.get("tls")}
+              "tls": lambda p, r: r.get("tls"),
+              "bytes_per_answer": lambda p, r: r.get("bytes_per_answer") if spec and spec.bytes_shown else None,
+              "ceiling": lambda p, r: _ceiling_share(spec, p, r), "reconnects": lambda p, r: r.get("reconnects")}
     # Result lines from before the connect phase carry its time alone.
     phased = any(r.get("connect") or (r["connect_s"] is None and _connect_cell(p, r)) for p, r in pairs)
     columns = [(key, name) for key, name in (("connect", "connect phase" if phased else "connect s"),
                                              ("responses_total", "responses (all)"),
                                              ("warmup_s", "warm-up s"), ("warmup_curve", "warm-up req/s"),
-                                             ("tls", "TLS: negotiated, handshakes"))
+                                             ("tls", "TLS: negotiated, handshakes"),
+                                             ("bytes_per_answer", "bytes/answer"), ("ceiling", "of ceiling"),
+                                             ("reconnects", "reconnects"))
                if any(values[key](p, r) is not None for p, r in pairs)]
     if not columns:
         return None
@@ -161,7 +175,9 @@ def extras(workload: dict) -> Table | None:
             return f"{len(value)} s {fmt.sparkline(value)} {fmt.count(max(value, default=0))} max"
         if key == "tls":
             return _tls_cell(value)
-        return fmt.count(value) if key == "responses_total" else f"{value:.3g}"
+        if key == "ceiling":
+            return f"{100 * value:.0f} %"
+        return fmt.count(value) if key in ("responses_total", "bytes_per_answer", "reconnects") else f"{value:.3g}"
 
     rows = [(r["framework"], p["label"], *(cell(key, values[key](p, r)) for key, _ in columns)) for p, r in pairs]
     header = ("framework", "load", *(name for _, name in columns))
@@ -174,6 +190,16 @@ def extras(workload: dict) -> Table | None:
     if any(key == "warmup_s" for key, _ in columns):
         notes.append("warm-up: the one before the point's first trial, until throughput was steady or the cap; "
                      "later trials only warm up their new connections")
+    if any(key == "bytes_per_answer" for key, _ in columns):
+        notes.append("bytes/answer: bytes read per answer, headers and body as sent (compressed where it was), the "
+                     "median over trials: a stack that compresses less sends more for each answer")
+    if any(key == "ceiling" for key, _ in columns):
+        notes.append("of ceiling: req/s as a share of the most the workload allows at the point's connections "
+                     "(async: each answer waits 15 ms, so connections / 15 ms); far below it, requests wait for a "
+                     "worker")
+    if any(key == "reconnects" for key, _ in columns):
+        notes.append("reconnects: connections the load closed after requests_per_connection answers and opened "
+                     "again, all trials together; the first request on each new one carries its connect")
     title = "connections, responses and warm-up"
     if any(key == "tls" for key, _ in columns):
         title += ", TLS"

@@ -54,4 +54,4 @@ def target(ctx: Context) -> Target:
     return Target(ctx.path, expect_body=BODY)
 
 
-WORKLOAD = Workload("async", 12, verify, target)
+WORKLOAD = Workload("async", 12, verify, target, ceiling=lambda connections: connections * 1000 / WAIT_MS)

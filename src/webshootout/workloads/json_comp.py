@@ -15,8 +15,6 @@ MAX_ITEMS = 1000
 # From this many items (about 3.5 KB of JSON) the answer must be compressed: over every middleware's minimum
 # size (Spring's 2 KB is the largest default met).
 COMPRESSED_FROM = 100
-# shootout-load decodes one answer in this many (and each connection's first) and checks the array.
-DECODE_EVERY = 16
 
 
 def value(n: int) -> list[dict]:
@@ -84,4 +82,4 @@ def target(ctx: Context, n: int) -> Target:
 ITEMS = Axis("items", (COMPRESSED_FROM,), lambda key, value: positive_ints(key, value, MAX_ITEMS),
              lambda n: f"items={n}", "100,1000", "objects in the json-comp answer, one point each (default 100)",
              per_request="objects per answer", unit="objects")
-WORKLOAD = Workload("json-comp", 13, verify, target, axis=ITEMS, http1_only=True)
+WORKLOAD = Workload("json-comp", 13, verify, target, axis=ITEMS, http1_only=True, bytes_shown=True)

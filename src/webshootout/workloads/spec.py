@@ -71,6 +71,8 @@ class Workload:
     # Served over HTTP/1.1 only (TLS too): WebSocket by its nature; request bodies and Content-Encoding because
     # shootout-load's HTTP/2 client sends no bodies and reads no Content-Encoding yet.
     http1_only: bool = False
+    bytes_shown: bool = False  # the report shows bytes per answer beside req/s (what compression saves)
+    ceiling: Callable[[int], float] | None = None  # answers/s no stack can pass at this many connections
     # TechEmpower's column on their results page and their name for the test type, where it is one of theirs.
     techempower: tuple[int, str] | None = None
     heaviest_shown: bool = False  # TechEmpower's overview shows this type at its axis's heaviest level

@@ -24,7 +24,7 @@ LOAD_CHUNK = 16 << 10  # upload-chunked's chunk under load
 PIECE = 256  # bytes per write of the split body
 CONTENT_TYPE = "application/octet-stream"
 TIMEOUT = 30.0
-SEND_TIMEOUT = 5.0  # a server that stopped reading an over-size body has had its say by then
+SEND_TIMEOUT = 2.0  # a server that stopped reading an over-size body has had its say by then
 LAST_CHUNK = b"0\r\n\r\n"
 _ANSWER = re.compile(rb"^(\d+) ([0-9a-f]{64})\s*$")
 
