@@ -6,8 +6,10 @@ require "sequel"
 require "faye/websocket"
 require "shootout/env"
 require "shootout/hashing"
+require "shootout/json_comp"
 require "shootout/pg_sessions"
 require "shootout/techempower"
+require "shootout/upload"
 
 # The webshootout workloads on Sinatra (docs/workloads.md), the database through Sequel.
 class App < Sinatra::Base
@@ -60,6 +62,19 @@ class App < Sinatra::Base
 
   get "/json" do
     json("message" => "Hello, World!")
+  end
+
+  # Compressed by Rack::Deflater (config.ru), as every answer is when the client asks for it.
+  get "/json-comp" do
+    json(Shootout::JsonComp.items(params["n"]))
+  end
+
+  # Sinatra's request.body is Puma's rack.input, the whole body already read off the socket (chunked
+  # bodies decoded); the 2 MiB limit is applied while reading it (Shootout::Upload says why there).
+  post "/upload" do
+    Shootout::Upload.answer(request.body, request.content_length)
+  rescue Shootout::Upload::TooLarge
+    halt 413, "request body over #{Shootout::Upload::LIMIT} bytes"
   end
 
   get "/db" do
