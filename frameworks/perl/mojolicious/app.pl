@@ -7,6 +7,7 @@ use Mojolicious::Lite -signatures, -async_await;
 use Mojo::File qw(curfile);
 use lib curfile->dirname->child('lib')->to_string, curfile->dirname->sibling('common')->child('lib')->to_string;
 
+use Digest::SHA qw(sha256_hex);
 use Mojo::Cache;
 use Mojo::JSON qw(encode_json);
 use Mojo::Pg;
@@ -14,6 +15,7 @@ use Mojo::URL;
 use PgLimit;
 use Shootout::Env qw(env_value db_pool workers);
 use Shootout::Hashing qw(parse_n iterated_sha256);
+use Shootout::JsonComp qw(json_comp_items);
 use Shootout::Sessions qw(VISIT_SQL INSERT_SQL new_uid first_data count_of);
 use Shootout::TechEmpower qw(count random_id world fortunes_sorted);
 
@@ -27,6 +29,14 @@ app->config(hypnotoad => {
 app->log->level('warn');
 app->secrets([env_value('SECRET_KEY')]);
 app->static->paths([env_value('STATIC_DIR')]);
+# upload's limit: Mojolicious's own request size limit (Mojolicious, "max_request_size"; 16 MiB by default,
+# Mojo::Message's max_message_size), 2 MiB of request line, headers and body. Past it the request ends
+# with is_limit_exceeded set and the connection is closed after the answer (Mojo::Server::Daemon).
+app->max_request_size(2 * 1024 * 1024);
+# json-comp's compression is the renderer's own: Mojolicious::Renderer's compress, on by default in 9.31,
+# gzips rendered output of min_compress_size (860) bytes or more for requests that accept gzip, at
+# IO::Compress::Gzip's default level, and adds Vary: Accept-Encoding. Set here so that it is explicit.
+app->renderer->compress(1);
 
 # TLS by Mojo::Server::Daemon itself (IO::Socket::SSL) when the harness gives a certificate.
 sub listen_url {
@@ -70,6 +80,19 @@ async sub read_world ($db, $id) {
 get '/plaintext' => sub ($c) { $c->render(text => 'Hello, World!', format => 'txt') };
 
 get '/json' => sub ($c) { $c->render(json => {message => 'Hello, World!'}) };
+
+# Gzipped by the renderer (compress, above) when the request accepts it.
+get '/json-comp' => sub ($c) { $c->render(json => json_comp_items($c->param('n'))) };
+
+# The body as Mojolicious has read it (chunked bodies decoded; in memory, or a temporary file past
+# max_buffer_size), whole before the action runs. A body over max_request_size arrives cut short with
+# is_limit_exceeded set, the check the Tutorial's "File uploads" makes; answered 413 here.
+post '/upload' => sub ($c) {
+    my $req = $c->req;
+    return $c->render(text => 'request too large', format => 'txt', status => 413) if $req->is_limit_exceeded;
+    my $body = $req->body;
+    $c->render(text => length($body) . ' ' . sha256_hex($body), format => 'txt');
+};
 
 get '/db' => async sub ($c) {
     my $row = await $c->db(async sub ($db) { await read_world($db, random_id()) });
