@@ -52,10 +52,21 @@ asio::awaitable<void> session(Worker& worker, Stream stream) {
     if (ec) co_return;
   }
   for (;;) {
-    Request request;
+    // A parser of its own per request (Beast's parsers are not reused), for its body limit: the one
+    // async_read(stream, buffer, message) makes internally keeps the 1 MiB default.
+    http::request_parser<http::string_body> parser;
+    parser.body_limit(kBodyLimit);
     beast::get_lowest_layer(stream).expires_after(kIdleTimeout);
-    co_await http::async_read(stream, buffer, request, on_error);
+    co_await http::async_read(stream, buffer, parser, on_error);
+    if (ec == http::error::body_limit) {
+      // Refused by the parser before the rest of the body is read: answer 413 and close, as the rest
+      // of the body is still on its way and would otherwise be taken for the next request.
+      StringResponse refused = payload_too_large(parser.get());
+      co_await http::async_write(stream, refused, on_error);
+      break;
+    }
     if (ec) break;  // the client closed, timed out, or sent something that is not HTTP
+    Request request = parser.release();
     if (is_websocket_echo(request)) {
       co_await echo(std::move(stream), request);
       co_return;

@@ -302,6 +302,19 @@ asio::awaitable<Response> hash(Worker& worker, const Request& request, std::stri
   co_return text(request, http::status::ok, hex(digest.data(), size));
 }
 
+// ---- upload
+
+// The body as Beast's parser read it into the string_body, whole (chunked bodies decoded), hashed at once.
+Response upload(const Request& request) {
+  const std::string& body = request.body();
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int size = 0;
+  if (!EVP_Digest(body.data(), body.size(), digest.data(), &size, sha256(), nullptr)) {
+    throw std::runtime_error("EVP_Digest failed");
+  }
+  return text(request, http::status::ok, std::to_string(body.size()) + " " + hex(digest.data(), size));
+}
+
 // ---- static
 
 std::string_view mime_type(std::string_view path) {
@@ -344,6 +357,10 @@ asio::awaitable<Response> route(Worker& worker, const Request& request) {
   const std::size_t question = target.find('?');
   const std::string_view path = target.substr(0, question);
   const std::string_view query = question == std::string_view::npos ? "" : target.substr(question + 1);
+  if (path == "/upload") {
+    if (request.method() == http::verb::post) co_return upload(request);
+    co_return text(request, http::status::method_not_allowed, "only POST is served here\n");
+  }
   if (request.method() != http::verb::get) {
     co_return text(request, http::status::method_not_allowed, "only GET is served\n");
   }
@@ -363,6 +380,16 @@ asio::awaitable<Response> route(Worker& worker, const Request& request) {
 }  // namespace
 
 const std::vector<pg::Statement>& statements() { return kStatements; }
+
+StringResponse payload_too_large(const http::request_header<>& header) {
+  StringResponse response{http::status::payload_too_large, header.version()};
+  stamp(response);
+  response.set(http::field::content_type, "text/plain; charset=utf-8");
+  response.keep_alive(false);
+  response.body() = "request body over " + std::to_string(kBodyLimit) + " bytes\n";
+  response.prepare_payload();
+  return response;
+}
 
 asio::awaitable<Response> handle(Worker& worker, const Request& request) {
   std::string reason;

@@ -7,6 +7,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/beast/http.hpp>
 
+#include <cstdint>
 #include <random>
 #include <variant>
 #include <vector>
@@ -30,6 +31,13 @@ const std::vector<pg::Statement>& statements();
 
 // Answers one request; failures become a 500 with a one-line reason rather than an exception.
 boost::asio::awaitable<Response> handle(Worker& worker, const Request& request);
+
+// A request parser's body limit: upload's bodies of up to 1 MiB pass, anything over 2 MiB is refused.
+// Beast's request parser defaults to 1 MiB (basic_parser::body_limit).
+inline constexpr std::uint64_t kBodyLimit = 2 * 1024 * 1024;
+
+// The 413 for a request whose body passed kBodyLimit; the connection closes after it.
+StringResponse payload_too_large(const http::request_header<>& header);
 
 // Whether the request asks for the WebSocket echo endpoint.
 bool is_websocket_echo(const Request& request);
