@@ -5,6 +5,7 @@ package stdhttp
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -14,8 +15,8 @@ import (
 	"webshootout/common"
 )
 
-// Handlers serves plaintext, json, db, session, hash, async and TechEmpower's queries, updates, fortunes
-// and cached.
+// Handlers serves plaintext, json, db, session, hash, async, json-comp (uncompressed: each stack wraps
+// it in its compression middleware), upload and TechEmpower's queries, updates, fortunes and cached.
 type Handlers struct {
 	Pool     *pgxpool.Pool
 	HashFile common.HashFile
@@ -66,6 +67,29 @@ func (h *Handlers) Async(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handlers) JSON(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, map[string]string{"message": "Hello, World!"})
+}
+
+// JSONComp is the json-comp array as net/http answers it; the stack's compression middleware around it
+// decides the encoding.
+func (h *Handlers) JSONComp(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, common.Items(r.URL.Query().Get("n")))
+}
+
+// Upload streams the body into SHA-256 through http.MaxBytesReader, net/http's limit on request bodies
+// ("intended for limiting the size of incoming request bodies"; pkg.go.dev/net/http#MaxBytesReader), at
+// common.MaxUpload. Past it the read fails with *http.MaxBytesError and the server closes the connection
+// after the 413, so the rest of an over-size body is never read.
+func (h *Handlers) Upload(w http.ResponseWriter, r *http.Request) {
+	answer, err := common.UploadAnswer(http.MaxBytesReader(w, r.Body, common.MaxUpload))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		text(w, http.StatusRequestEntityTooLarge, err.Error())
+	case err != nil:
+		text(w, http.StatusBadRequest, err.Error())
+	default:
+		text(w, http.StatusOK, answer)
+	}
 }
 
 func (h *Handlers) DB(w http.ResponseWriter, r *http.Request) {

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -86,5 +87,30 @@ func TestAsyncWaitsThenAnswersAsPlaintextAndWaitsOverlap(t *testing.T) {
 			rec.Header().Get("Content-Length") != "13" || rec.Body.String() != "Hello, World!" {
 			t.Errorf("%d %q %q %q", rec.Code, rec.Header().Get("Content-Type"), rec.Header().Get("Content-Length"), rec.Body.String())
 		}
+	}
+}
+
+func TestUploadAnswersTheBodysCountAndDigestAndRefusesOverTheLimit(t *testing.T) {
+	h := &Handlers{}
+	body := strings.Repeat("x", 1<<20)
+	rec := httptest.NewRecorder()
+	h.Upload(rec, httptest.NewRequest("POST", "/upload", strings.NewReader(body)))
+	if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "text/plain; charset=utf-8" ||
+		rec.Body.String() != common.UploadAnswerOf([]byte(body)) {
+		t.Errorf("1 MiB: %d %q %q", rec.Code, rec.Header().Get("Content-Type"), rec.Body.String())
+	}
+	rec = httptest.NewRecorder()
+	h.Upload(rec, httptest.NewRequest("POST", "/upload", strings.NewReader(strings.Repeat("x", common.MaxUpload+1))))
+	if rec.Code != http.StatusRequestEntityTooLarge {
+		t.Errorf("over the limit: %d %q", rec.Code, rec.Body.String())
+	}
+}
+
+func TestJSONCompAnswersTheArray(t *testing.T) {
+	rec := httptest.NewRecorder()
+	(&Handlers{}).JSONComp(rec, httptest.NewRequest("GET", "/json-comp?n=3", nil))
+	want := `[{"id":1,"message":"Hello, World!"},{"id":2,"message":"Hello, World!"},{"id":3,"message":"Hello, World!"}]`
+	if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "application/json" || rec.Body.String() != want {
+		t.Errorf("%d %q %q", rec.Code, rec.Header().Get("Content-Type"), rec.Body.String())
 	}
 }
