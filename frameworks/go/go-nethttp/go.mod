@@ -6,6 +6,7 @@ toolchain go1.26.8
 
 require (
 	github.com/coder/websocket v1.8.15
+	github.com/klauspost/compress v1.20.4
 	webshootout/common v0.0.0
 )
 

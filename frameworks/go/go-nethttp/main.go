@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/coder/websocket"
+	"github.com/klauspost/compress/gzhttp"
 
 	"webshootout/common"
 	"webshootout/common/stdhttp"
@@ -46,6 +47,11 @@ func main() {
 	mux.HandleFunc("GET /updates", h.Updates)
 	mux.HandleFunc("GET /fortunes", h.Fortunes)
 	mux.HandleFunc("GET /cached-queries", h.Cached)
+	// net/http has no compression middleware of its own; gzhttp (klauspost/compress) is the handler wrapper
+	// Go's ecosystem uses for it, applied as its README does, around the handler, at its defaults: gzip at
+	// the default level from 1 KiB, zstd when asked for, Vary: Accept-Encoding on every answer.
+	mux.Handle("GET /json-comp", gzhttp.GzipHandler(http.HandlerFunc(h.JSONComp)))
+	mux.HandleFunc("POST /upload", h.Upload)
 	// FileServer answers the directory with its index.html (and redirects the explicit
 	// /index.html path to it), so the workload's path is the directory.
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServer(http.Dir(b.StaticDir))))
