@@ -1,4 +1,5 @@
-//! The framework-independent half of the workloads: PostgreSQL access, the hash, the session cookie.
+//! The framework-independent half of the workloads: PostgreSQL access, the hash, the session cookie, json-comp's
+//! array and upload's digest.
 
 use deadpool_postgres::{Manager, ManagerConfig, RecyclingMethod};
 use serde::{Deserialize, Serialize};
@@ -15,6 +16,11 @@ pub const SESSION_COOKIE: &str = "uid";
 /// One row of world: the db workload's read, and each read of TechEmpower's queries and updates.
 pub const SELECT_WORLD: &str = "SELECT id, randomnumber FROM world WHERE id = $1";
 const MAX_N: u32 = 100_000;
+/// json-comp asks for 1 to 1000 objects (docs/workloads.md).
+const MAX_ITEMS: u32 = 1000;
+/// The request-body limit every stack gives its framework's own setting: the contract accepts bodies up to
+/// 1 MiB and refuses one over 16 MiB; 2 MiB is the usual line between the two.
+pub const BODY_LIMIT: usize = 2 << 20;
 
 #[derive(Serialize, Clone)]
 pub struct World {
@@ -31,6 +37,16 @@ struct SessionData {
 #[derive(Deserialize)]
 pub struct HashQuery {
     pub n: Option<String>,
+}
+
+/// json-comp's query: `?n=` objects, as hash's.
+pub type ItemsQuery = HashQuery;
+
+/// One object of json-comp's array.
+#[derive(Serialize)]
+pub struct Item {
+    pub id: u32,
+    pub message: &'static str,
 }
 
 /// The outcome of one session request: the new count, and the uid to set when the visitor is new.
@@ -115,4 +131,45 @@ pub fn iterated_sha256_hex(data: &[u8], n: u32) -> String {
         digest = Sha256::digest(digest);
     }
     hex::encode(digest)
+}
+
+/// json-comp's n from the query, or the one-line reason it is refused.
+pub fn parse_items(raw: Option<&str>) -> Result<u32, &'static str> {
+    let raw = raw.ok_or("missing query parameter n")?;
+    let n: i64 = raw.parse().map_err(|_| "n must be an integer")?;
+    if !(1..=i64::from(MAX_ITEMS)).contains(&n) {
+        return Err("n must be between 1 and 1000");
+    }
+    Ok(n as u32)
+}
+
+/// json-comp's array, built per request for the framework's JSON path to serialize.
+pub fn items(n: u32) -> Vec<Item> {
+    (1..=n).map(|id| Item { id, message: "Hello, World!" }).collect()
+}
+
+/// upload's answer, `<bytes read> <lowercase hex SHA-256>`, fed as the body arrives (a stack that streams its
+/// body) or once with the whole of it (a stack that buffers).
+#[derive(Default)]
+pub struct BodyDigest {
+    hasher: Sha256,
+    bytes: u64,
+}
+
+impl BodyDigest {
+    pub fn update(&mut self, piece: &[u8]) {
+        self.hasher.update(piece);
+        self.bytes += piece.len() as u64;
+    }
+
+    pub fn answer(self) -> String {
+        format!("{} {}", self.bytes, hex::encode(self.hasher.finalize()))
+    }
+}
+
+/// upload's answer for a body read whole.
+pub fn upload_answer(body: &[u8]) -> String {
+    let mut digest = BodyDigest::default();
+    digest.update(body);
+    digest.answer()
 }
