@@ -3,17 +3,17 @@
 use std::io::ErrorKind;
 
 use actix_web::{
-    App, HttpRequest, HttpResponse, HttpServer, Responder, error, get,
+    App, HttpRequest, HttpResponse, HttpServer, Responder, error, get, post,
     cookie::{Cookie, SameSite},
     http::{StatusCode, header},
-    middleware::DefaultHeaders,
+    middleware::{Compress, DefaultHeaders},
     web,
 };
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, pem::PemObject};
 use serde::Serialize;
 use shootout_common::env::{Env, Tls};
 use shootout_common::techempower::{self, CountQuery, QueriesQuery, Template, WorldCache};
-use shootout_common::workloads::{self, HashQuery, Pool, SESSION_COOKIE, World};
+use shootout_common::workloads::{self, HashQuery, ItemsQuery, Pool, SESSION_COOKIE, World};
 
 const TEXT: &str = "text/plain; charset=utf-8";
 const HTML: &str = "text/html; charset=utf-8";
@@ -42,6 +42,22 @@ async fn plaintext() -> &'static str {
 #[get("/json")]
 async fn json() -> web::Json<Message> {
     web::Json(Message { message: "Hello, World!" })
+}
+
+/// Compressed by the app-wide Compress middleware (gzip or br as Accept-Encoding asks, with Vary).
+#[get("/json-comp")]
+async fn json_comp(query: web::Query<ItemsQuery>) -> HttpResponse {
+    match workloads::parse_items(query.n.as_deref()) {
+        Ok(n) => HttpResponse::Ok().json(workloads::items(n)),
+        Err(reason) => HttpResponse::build(StatusCode::BAD_REQUEST).content_type(TEXT).body(reason),
+    }
+}
+
+/// The body through actix-web's Bytes extractor, whose limit is the PayloadConfig in main (a larger body is
+/// answered 413); chunked bodies are decoded by actix-http before it.
+#[post("/upload")]
+async fn upload(body: web::Bytes) -> HttpResponse {
+    HttpResponse::Ok().content_type(TEXT).body(workloads::upload_answer(&body))
 }
 
 #[get("/db")]
@@ -131,9 +147,16 @@ async fn main() -> std::io::Result<()> {
         // it leaves to the application, and DefaultHeaders is actix-web's way to put one on every response.
         App::new()
             .wrap(DefaultHeaders::new().add((header::SERVER, "Actix")))
+            // actix-web's response compression, as its docs apply it: on the whole App, the encoding chosen from
+            // Accept-Encoding, Vary added, flate2's fast level for gzip (actix-http's default), no minimum size.
+            .wrap(Compress::default())
             .app_data(data.clone())
+            // The Bytes extractor's limit (default 256 KiB), per actix-web's docs on PayloadConfig: 2 MiB.
+            .app_data(web::PayloadConfig::new(workloads::BODY_LIMIT))
             .service(plaintext)
             .service(json)
+            .service(json_comp)
+            .service(upload)
             .service(db)
             .service(queries)
             .service(updates)
