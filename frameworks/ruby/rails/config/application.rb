@@ -26,6 +26,10 @@ module Shootout
     config.cache_store = :memory_store
     # No session or cookie middleware: the session workload uses usersessions (see SessionsController).
     config.session_store :disabled
+    # Rails compresses nothing itself; Rack's gzip middleware joins the stack by config.middleware.use (the
+    # Rails on Rack guide, "Configuring Middleware Stack"): gzip at zlib's default level for any answer
+    # whose request accepts it (no minimum size, no br), with Vary: Accept-Encoding.
+    config.middleware.use Rack::Deflater
     config.active_record.schema_format = :sql
     config.active_record.dump_schema_after_migration = false
   end

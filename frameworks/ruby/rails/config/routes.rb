@@ -3,6 +3,8 @@
 Rails.application.routes.draw do
   get "plaintext", to: "bench#plaintext"
   get "json", to: "bench#json"
+  get "json-comp", to: "bench#json_comp"
+  post "upload", to: "uploads#create"
   get "db", to: "worlds#db"
   get "queries", to: "worlds#queries"
   get "updates", to: "worlds#updates"

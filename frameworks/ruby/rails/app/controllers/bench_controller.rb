@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "shootout/json_comp"
+
 class BenchController < ActionController::API
   def plaintext
     render plain: "Hello, World!"
@@ -7,5 +9,10 @@ class BenchController < ActionController::API
 
   def json
     render json: { message: "Hello, World!" }
+  end
+
+  # Compressed by Rack::Deflater (config/application.rb) when the request accepts gzip.
+  def json_comp
+    render json: Shootout::JsonComp.items(params[:n])
   end
 end
