@@ -6,10 +6,12 @@ require "rack"
 require "faye/websocket"
 require "shootout/env"
 require "shootout/hashing"
+require "shootout/json_comp"
 require "shootout/pg_pool"
 require "shootout/pg_queries"
 require "shootout/pg_sessions"
 require "shootout/techempower"
+require "shootout/upload"
 
 # The webshootout workloads on bare Rack (docs/workloads.md): one lambda per path, no router.
 module RackApp
@@ -41,6 +43,19 @@ module RackApp
   def plaintext(_env) = text("Hello, World!")
 
   def message(_env) = json({ "message" => "Hello, World!" })
+
+  # Compressed by Rack::Deflater (config.ru) when the request accepts gzip.
+  def json_comp(env) = json(Shootout::JsonComp.items(Rack::Request.new(env).params["n"]))
+
+  # rack.input as Puma hands it over, the whole body already read off the socket (chunked bodies
+  # decoded); the 2 MiB limit is applied while reading it (Shootout::Upload says why there).
+  def upload(env)
+    return text("POST a body", 405) unless env["REQUEST_METHOD"] == "POST"
+
+    text(Shootout::Upload.answer(env["rack.input"], env["CONTENT_LENGTH"]))
+  rescue Shootout::Upload::TooLarge
+    text("request body over #{Shootout::Upload::LIMIT} bytes", 413)
+  end
 
   def db(_env) = json(Shootout::PgQueries.random_world(POOL))
 
@@ -88,7 +103,8 @@ module RackApp
   end
 
   ROUTES = {
-    "/plaintext" => method(:plaintext), "/json" => method(:message), "/db" => method(:db),
+    "/plaintext" => method(:plaintext), "/json" => method(:message),
+    "/json-comp" => method(:json_comp), "/upload" => method(:upload), "/db" => method(:db),
     "/session" => method(:session), "/hash" => method(:hash_chain), "/queries" => method(:queries),
     "/updates" => method(:updates), "/fortunes" => method(:fortunes),
     "/cached-queries" => method(:cached), "/ws" => method(:websocket)
