@@ -4,11 +4,21 @@ import random
 import time
 
 from flask import Flask, Response, jsonify, render_template, request
-from shootout_common import env, hashing, psycopg_queries, psycopg_sessions
+from flask_compress import Compress
+from shootout_common import env, hashing, jsoncomp, psycopg_queries, psycopg_sessions, upload
 from shootout_common import techempower as te
 
 # Flask's own static route (send_from_directory underneath) serves STATIC_DIR at /static.
 app = Flask(__name__, static_folder=env.value("STATIC_DIR"), static_url_path="/static")
+
+# Flask's request body limit (Flask's configuration docs, MAX_CONTENT_LENGTH): request.stream raises 413 past it,
+# for a chunked body too, since gunicorn, Granian and the development server set wsgi.input_terminated.
+app.config["MAX_CONTENT_LENGTH"] = upload.MAX_BODY
+
+# Flask has no compression of its own; Flask-Compress is its ecosystem's, at its defaults (brotli, zstd, gzip and
+# deflate by the client's Accept-Encoding, gzip level 6, 500-byte minimum, application/json among its types).
+# App-wide, as its docs set it up: any answer a client asks compressed, not only json-comp's.
+Compress(app)
 
 HASH_FILE = env.value("HASH_FILE")
 
@@ -89,3 +99,17 @@ def fortunes():
 @app.get("/cached-queries")
 def cached_queries():
     return jsonify(world_cache.pick(te.count(request.args.get("count"))))
+
+
+@app.get("/json-comp")
+def json_comp():
+    return jsonify(jsoncomp.items(jsoncomp.count(request.args.get("n"))))
+
+
+@app.post("/upload")
+def upload_body():
+    # request.stream: the body as the server hands it over (Content-Length or chunked), hashed piece by piece.
+    digest = upload.BodyDigest()
+    for piece in iter(lambda: request.stream.read(65536), b""):
+        digest.update(piece)
+    return text(digest.answer())
