@@ -12,11 +12,14 @@ import org.eclipse.jetty.ee10.websocket.server.config.JettyWebSocketServletConta
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.SizeLimitHandler;
+import org.eclipse.jetty.server.handler.gzip.GzipHandler;
 import org.eclipse.jetty.util.component.LifeCycle;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import webshootout.common.Env;
 import webshootout.common.JdbcWorkloads;
 import webshootout.common.PemKeyStore;
+import webshootout.common.Upload;
 import webshootout.common.jetty.Connectors;
 
 /** Embedded Jetty 12 with one plain servlet per workload, thread per request. */
@@ -57,6 +60,8 @@ public final class Main {
         context.addServlet(new ServletHolder(new WorldServlet(mapper, request -> workloads.db())), "/db");
         context.addServlet(new ServletHolder(new SessionServlet(pool, mapper)), "/session");
         context.addServlet(new ServletHolder(new HashServlet(Path.of(env.hashFile()))), "/hash");
+        context.addServlet(new ServletHolder(new JsonCompServlet(mapper)), "/json-comp");
+        context.addServlet(new ServletHolder(new UploadServlet()), "/upload");
         context.addServlet(new ServletHolder(new WorldServlet(mapper,
                 request -> workloads.queries(request.getParameter("queries")))), "/queries");
         context.addServlet(new ServletHolder(new WorldServlet(mapper,
@@ -73,7 +78,17 @@ public final class Main {
             container.setIdleTimeout(Duration.ofMinutes(5));
             container.addMapping("/ws", (upgradeRequest, upgradeResponse) -> new EchoSocket());
         });
-        server.setHandler(context);
+        // Request bodies: Jetty 12 sets no size limit of its own; its SizeLimitHandler (jetty-server, "limit the
+        // size of message bodies in requests and responses") answers 413 to a Content-Length over the limit and
+        // fails the read of a chunked body once it passes it. Responses are not limited (-1).
+        SizeLimitHandler limit = new SizeLimitHandler(Upload.LIMIT, -1);
+        limit.setHandler(context);
+        // Response compression: Jetty's GzipHandler as it comes (deflater level -1, zlib's default 6; minGzipSize
+        // 32 bytes; GET only; every type but already-compressed ones), around the whole context as Jetty's docs
+        // place it. It adds Vary: Accept-Encoding itself; it speaks gzip only, so br asks get identity.
+        GzipHandler gzip = new GzipHandler();
+        gzip.setHandler(limit);
+        server.setHandler(gzip);
 
         // SIGTERM runs the JVM's shutdown hooks: Jetty stops, then the pool closes.
         server.setStopAtShutdown(true);
