@@ -5,15 +5,19 @@
 // database client's queries.
 const { setTimeout: sleep } = require('node:timers/promises');
 const hashing = require('./hash.js');
+const jsonComp = require('./json-comp.js');
 const tfb = require('./tfb.js');
+const upload = require('./upload.js');
 
 const COOKIE = 'uid';
 
-// hono: { Hono, html, getSignedCookie, setSignedCookie }; adapter: { serveStatic, upgradeWebSocket };
+// hono: { Hono, html, getSignedCookie, setSignedCookie, compress, bodyLimit } (the last two from
+// hono/compress and hono/body-limit: without them there is no json-comp or upload route);
+// adapter: { serveStatic, upgradeWebSocket };
 // db: { randomWorld, randomWorlds, cache (tfb.worldCache), saveWorlds(batch of tfb.updateBatch),
 // fortunes() (the fortune rows), bump(uid) (sessions.js) }; readHashFile(): HASH_FILE's bytes.
 function honoApp({ hono, adapter, db, readHashFile, staticDir, secretKey }) {
-  const { Hono, html, getSignedCookie, setSignedCookie } = hono;
+  const { Hono, html, getSignedCookie, setSignedCookie, compress, bodyLimit } = hono;
   const app = new Hono();
 
   // Hono sets no Server header of its own; each runtime's server adds a current Date to every response.
@@ -21,6 +25,10 @@ function honoApp({ hono, adapter, db, readHashFile, staticDir, secretKey }) {
     await next();
     c.res.headers.set('Server', 'Hono');
   });
+  // hono/compress with its defaults (gzip or deflate by Accept-Encoding, no br; 1024-byte threshold;
+  // compressible types only; Vary: Accept-Encoding), app-wide as Hono's docs apply it; the check's other
+  // requests send no Accept-Encoding. Inside the Server middleware, so the header lands on its answer.
+  if (compress) app.use(compress());
 
   app.get('/plaintext', (c) => c.text('Hello, World!'));
   // async: node:timers/promises, which Node, Bun and Deno all provide: a timer on the event loop.
@@ -29,6 +37,16 @@ function honoApp({ hono, adapter, db, readHashFile, staticDir, secretKey }) {
     return c.text('Hello, World!');
   });
   app.get('/json', (c) => c.json({ message: 'Hello, World!' }));
+  if (compress) app.get('/json-comp', (c) => c.json(jsonComp.items(jsonComp.count(c.req.query('n')))));
+
+  // hono/body-limit (https://hono.dev/docs/middleware/builtin/body-limit): 413 past 2 MiB, from
+  // Content-Length before reading, or counted while reading a chunked body. Then Hono's own
+  // c.req.arrayBuffer() reads the whole body.
+  if (bodyLimit) {
+    app.post('/upload', bodyLimit({ maxSize: upload.BODY_LIMIT }), async (c) =>
+      c.text(upload.answer(new Uint8Array(await c.req.arrayBuffer()))));
+  }
+
   app.get('/db', async (c) => c.json(await db.randomWorld()));
   app.get('/queries', async (c) => c.json(await db.randomWorlds(tfb.count(c.req.query('queries')))));
 
