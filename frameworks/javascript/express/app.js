@@ -7,15 +7,18 @@ const fs = require('node:fs/promises');
 const http = require('node:http');
 const https = require('node:https');
 const { setTimeout: sleep } = require('node:timers/promises');
+const compression = require('compression');
 const cookieParser = require('cookie-parser');
 const express = require('express');
 const { Pool } = require('pg');
 const { WebSocketServer } = require('ws');
 const { positiveInteger } = require('../common/env.js');
 const hashing = require('../common/hash.js');
+const jsonComp = require('../common/json-comp.js');
 const { bump } = require('../common/sessions.js');
 const tfb = require('../common/tfb.js');
 const { tlsFiles } = require('../common/tls.js');
+const upload = require('../common/upload.js');
 
 const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL, SECRET_KEY } = process.env;
 const COOKIE = 'uid';
@@ -67,6 +70,10 @@ app.use((req, res, next) => {
   res.set('Server', 'Express');
   next();
 });
+// compression, the Express team's middleware, at its defaults (gzip level 6, deflate and br by
+// Accept-Encoding, 1 kb threshold, Vary: Accept-Encoding) on every compressible answer, as its README
+// applies it; the check's other requests send no Accept-Encoding.
+app.use(compression());
 app.use('/static', express.static(STATIC_DIR));
 app.use(cookieParser(SECRET_KEY));
 
@@ -82,6 +89,17 @@ app.get('/async', async (req, res) => {
 
 app.get('/json', (req, res) => {
   res.json({ message: 'Hello, World!' });
+});
+
+app.get('/json-comp', (req, res) => {
+  res.json(jsonComp.items(jsonComp.count(req.query.n)));
+});
+
+// express.raw (body-parser's raw parser, Express's own) buffers an application/octet-stream body, framed by
+// Content-Length or chunked; its `limit` (https://expressjs.com/en/5x/api.html#express.raw) answers 413 past
+// 2 MiB. An empty body leaves req.body unset.
+app.post('/upload', express.raw({ type: 'application/octet-stream', limit: upload.BODY_LIMIT }), (req, res) => {
+  res.type('text/plain').send(upload.answer(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)));
 });
 
 app.get('/db', async (req, res) => {
