@@ -3,6 +3,7 @@
 # Starman behind nginx (../common/starman.sh), the app preloaded in Starman's master.
 use strict;
 use warnings;
+use Digest::SHA qw(sha256_hex);
 use Encode qw(encode_utf8);
 use File::Basename qw(dirname);
 use File::Spec;
@@ -15,6 +16,7 @@ use Text::Xslate;
 use Shootout::DBIQueries qw(dbi_connect read_world random_worlds updated_worlds fortunes all_worlds);
 use Shootout::Env qw(env_value);
 use Shootout::Hashing qw(parse_n iterated_sha256);
+use Shootout::JsonComp qw(json_comp_items);
 use Shootout::ServerHeader qw(with_server_header);
 use Shootout::Sessions qw(visit_dbi);
 use Shootout::TechEmpower qw(count random_id world);
@@ -61,6 +63,7 @@ sub json {
 my %actions = (
     plaintext => sub { text('Hello, World!') },
     json      => sub { json({message => 'Hello, World!'}) },
+    json_comp => sub { json(json_comp_items($_[0]->query_parameters->get('n'))) },
     db        => sub { json(read_world(dbh(), random_id())) },
     queries   => sub { json(random_worlds(dbh(), count($_[0]->query_parameters->get('queries')))) },
     updates   => sub { json(updated_worlds(dbh(), count($_[0]->query_parameters->get('queries')))) },
@@ -86,11 +89,20 @@ my %actions = (
         return text($@, 400) unless defined $n;
         return text(iterated_sha256($hash_file, $n));
     },
+    # Plack::Request's content: psgi.input read to its end. nginx in front has read the body whole (chunked
+    # or not), refused it past client_max_body_size 2m (../common/nginx.conf.template) and passes it on
+    # with a Content-Length.
+    upload => sub {
+        my $body = $_[0]->content;
+        return text(length($body) . ' ' . sha256_hex($body));
+    },
 );
 
 my $router = Router::Simple->new;
 $router->connect("/$_", {action => $_}, {method => 'GET'}) for qw(plaintext json db queries updates fortunes session hash);
 $router->connect('/cached-queries', {action => 'cached'}, {method => 'GET'});
+$router->connect('/json-comp', {action => 'json_comp'}, {method => 'GET'});
+$router->connect('/upload', {action => 'upload'}, {method => 'POST'});
 
 my $app = sub {
     my ($env) = @_;
@@ -101,6 +113,9 @@ my $app = sub {
 builder {
     enable sub { with_server_header($_[0], 'Starman') };
     enable 'ContentLength';
+    # Plack's gzip middleware (Plack::Middleware::Deflater), its defaults: every content type, gzip (or
+    # deflate) as Accept-Encoding asks, zlib's default level, no minimum size, Vary: Accept-Encoding.
+    enable 'Deflater';
     mount '/static' => Plack::App::File->new(root => env_value('STATIC_DIR'))->to_app;
     mount '/' => $app;
 };
