@@ -5,13 +5,14 @@ use std::sync::Arc;
 
 use axum::{
     Json, Router,
+    body::Bytes,
     extract::{
-        Query, State,
+        DefaultBodyLimit, Query, State,
         ws::{Message, WebSocket, WebSocketUpgrade},
     },
     http::{HeaderValue, StatusCode, header},
     response::{Html, IntoResponse, Response},
-    routing::get,
+    routing::{get, post},
 };
 use axum::serve::ListenerExt;
 use axum_server::accept::NoDelayAcceptor;
@@ -20,8 +21,8 @@ use serde::Serialize;
 use shootout_common::env::Env;
 use shootout_common::runtime;
 use shootout_common::techempower::{self, CountQuery, QueriesQuery, Template, WorldCache};
-use shootout_common::workloads::{self, HashQuery, Pool, World};
-use tower_http::{services::ServeDir, set_header::SetResponseHeaderLayer};
+use shootout_common::workloads::{self, HashQuery, ItemsQuery, Pool, World};
+use tower_http::{compression::CompressionLayer, services::ServeDir, set_header::SetResponseHeaderLayer};
 
 #[derive(Clone)]
 struct App {
@@ -56,6 +57,20 @@ async fn plaintext() -> &'static str {
 
 async fn json() -> Json<Message_> {
     Json(Message_ { message: "Hello, World!" })
+}
+
+/// Compressed by the router's CompressionLayer (gzip or br as Accept-Encoding asks, with Vary).
+async fn json_comp(Query(query): Query<ItemsQuery>) -> Response {
+    match workloads::parse_items(query.n.as_deref()) {
+        Ok(n) => Json(workloads::items(n)).into_response(),
+        Err(reason) => (StatusCode::BAD_REQUEST, reason).into_response(),
+    }
+}
+
+/// The body through axum's Bytes extractor, bounded by the DefaultBodyLimit layer (a larger body is answered
+/// 413); hyper decodes a chunked body before it.
+async fn upload(body: Bytes) -> String {
+    workloads::upload_answer(&body)
 }
 
 async fn db(State(app): State<App>) -> Result<Json<workloads::World>, Fault> {
@@ -135,6 +150,8 @@ async fn serve(env: Env) {
     let router = Router::new()
         .route("/plaintext", get(plaintext))
         .route("/json", get(json))
+        .route("/json-comp", get(json_comp))
+        .route("/upload", post(upload))
         .route("/db", get(db))
         .route("/queries", get(queries))
         .route("/updates", get(updates))
@@ -144,6 +161,11 @@ async fn serve(env: Env) {
         .route("/hash", get(hash))
         .route("/ws", get(websocket))
         .nest_service("/static", ServeDir::new(&env.static_dir))
+        // Bytes' limit, set as axum's docs say (DefaultBodyLimit::max), to the contract's 2 MiB.
+        .layer(DefaultBodyLimit::max(workloads::BODY_LIMIT))
+        // tower-http's response compression on the whole router, as axum's examples apply it: its default level
+        // and DefaultPredicate (bodies of 32 bytes and more, no images, gRPC or event streams), Vary added.
+        .layer(CompressionLayer::new())
         // hyper sets a current Date itself (cached, refreshed each second); a Server header is left to the
         // application, and tower-http's layer is the way axum's ecosystem adds one to every response.
         .layer(SetResponseHeaderLayer::overriding(header::SERVER, HeaderValue::from_static("axum")))
