@@ -4,9 +4,12 @@
 package Shootout;
 use Dancer2;
 use Dancer2::Plugin::Database;
+use Digest::SHA qw(sha256_hex);
+use Plack::Builder;
 use Shootout::DBIQueries qw(read_world random_worlds updated_worlds fortunes all_worlds);
 use Shootout::Env qw(env_value);
 use Shootout::Hashing qw(parse_n iterated_sha256);
+use Shootout::JsonComp qw(json_comp_items);
 use Shootout::ServerHeader qw(with_server_header);
 use Shootout::Sessions qw(visit_dbi);
 use Shootout::TechEmpower qw(count random_id world);
@@ -37,6 +40,9 @@ sub text {
 get '/plaintext' => sub { text('Hello, World!') };
 
 get '/json' => sub { json_of({message => 'Hello, World!'}) };
+
+# Gzipped by Plack::Middleware::Deflater (below) when the request accepts it.
+get '/json-comp' => sub { json_of(json_comp_items(query_parameters->get('n'))) };
 
 get '/db' => sub { json_of(read_world(database(), random_id())) };
 
@@ -71,5 +77,20 @@ get '/hash' => sub {
     text(iterated_sha256($hash_file, $n));
 };
 
-# Dancer2's own value, also on the static files its public_dir handler serves.
-with_server_header(to_app, 'Perl Dancer2 ' . Dancer2->VERSION);
+# Dancer2's request->body (Plack::Request's content, psgi.input read to its end). nginx in front has read
+# the body whole (chunked or not), refused it past client_max_body_size 2m (../common/nginx.conf.template)
+# and passes it on with a Content-Length.
+post '/upload' => sub {
+    my $body = request->body;
+    text(length($body) . ' ' . sha256_hex($body));
+};
+
+# Compression as Dancer2's Deployment manual enables it ("Enabling content compression"): Plack's
+# Deflater middleware around the app, at its defaults (every content type, gzip or deflate as
+# Accept-Encoding asks, zlib's default level, no minimum size, Vary: Accept-Encoding). Dancer2's own
+# Server value, also on the static files its public_dir handler serves.
+builder {
+    enable sub { with_server_header($_[0], 'Perl Dancer2 ' . Dancer2->VERSION) };
+    enable 'Deflater';
+    to_app;
+};
