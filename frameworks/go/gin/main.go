@@ -2,11 +2,13 @@
 package main
 
 import (
+	"errors"
 	"html/template"
 	"log"
 	"net/http"
 	"time"
 
+	"github.com/gin-contrib/gzip"
 	"github.com/gin-gonic/gin"
 	ginjson "github.com/gin-gonic/gin/codec/json"
 	"github.com/gorilla/websocket"
@@ -79,6 +81,23 @@ func (a *app) hash(c *gin.Context) {
 	c.String(status, body)
 }
 
+// upload streams the body into SHA-256. Gin has no body limit of its own (MaxMultipartMemory bounds
+// multipart forms only), so the request's body goes through net/http's http.MaxBytesReader at 2 MiB
+// ("intended for limiting the size of incoming request bodies"; pkg.go.dev/net/http#MaxBytesReader), which
+// also has the server close the connection after the 413 instead of reading the rest.
+func upload(c *gin.Context) {
+	answer, err := common.UploadAnswer(http.MaxBytesReader(c.Writer, c.Request.Body, common.MaxUpload))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		c.String(http.StatusRequestEntityTooLarge, err.Error())
+	case err != nil:
+		c.String(http.StatusBadRequest, err.Error())
+	default:
+		c.String(http.StatusOK, answer)
+	}
+}
+
 func (a *app) websocket(c *gin.Context) {
 	// gorilla writes the 101 itself, from the headers given here only.
 	if conn, err := a.upgrader.Upgrade(c.Writer, c.Request, c.Writer.Header()); err == nil {
@@ -112,6 +131,13 @@ func main() {
 	r.GET("/updates", a.updates)
 	r.GET("/fortunes", a.fortunes)
 	r.GET("/cached-queries", a.cached)
+	// gin-contrib/gzip, Gin's gzip middleware, at its DefaultCompression, given as route middleware (Gin runs
+	// a route's handlers before the last one as its middleware): gzip for any response, Vary:
+	// Accept-Encoding, no minimum size.
+	r.GET("/json-comp", gzip.Gzip(gzip.DefaultCompression), func(c *gin.Context) {
+		c.JSON(http.StatusOK, common.Items(c.Query("n")))
+	})
+	r.POST("/upload", upload)
 	r.GET("/ws", a.websocket)
 	// Static is http.FileServer underneath: the directory path answers with its index.html.
 	r.Static("/static", b.StaticDir)
