@@ -97,7 +97,7 @@ app.get('/json-comp', (req, res) => {
 
 // express.raw (body-parser's raw parser, Express's own) buffers an application/octet-stream body, framed by
 // Content-Length or chunked; its `limit` (https://expressjs.com/en/5x/api.html#express.raw) answers 413 past
-// 2 MiB. An empty body leaves req.body unset.
+// 2 MiB. A request framed with neither header has no body to parse and leaves req.body unset.
 app.post('/upload', express.raw({ type: 'application/octet-stream', limit: upload.BODY_LIMIT }), (req, res) => {
   res.type('text/plain').send(upload.answer(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)));
 });
