@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import ssl
 import threading
 from contextlib import contextmanager
 from email.utils import formatdate
@@ -14,7 +15,9 @@ from urllib.parse import parse_qs, urlparse
 
 import brotli
 
+from webshootout.services import certs
 from webshootout.workloads import Context
+from webshootout.workloads.probe import Link
 
 UPLOAD_LIMIT = 2 << 20
 
@@ -108,11 +111,18 @@ def hashing(fault: str | None = None):
 
 
 @contextmanager
-def serving(handler: type[BaseHTTPRequestHandler], path: str) -> Iterator[Context]:
-    """A Context for `path` on a server of `handler`, stopped (and its check's connections closed) at the end."""
+def serving(handler: type[BaseHTTPRequestHandler], path: str, tls: certs.Certs | None = None) -> Iterator[Context]:
+    """A Context for `path` on a server of `handler` (over TLS with `tls`), stopped (and its check's connections
+    closed) at the end."""
     server = Threads(("127.0.0.1", 0), handler)
+    link = Link()
+    if tls is not None:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(tls.cert, tls.key)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        link = Link(ca=tls.ca)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    ctx = Context("127.0.0.1", server.server_address[1], path, None, None)
+    ctx = Context("127.0.0.1", server.server_address[1], path, None, None, link=link)
     try:
         yield ctx
     finally:

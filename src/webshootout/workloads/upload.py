@@ -7,11 +7,11 @@ import hashlib
 import http.client
 import os
 import re
-import select
 import socket
 import time
 
 from ..system import httpget
+from . import refusal
 from .base import Context, Target, VerifyError, expect, shown
 from .headers import TEXT_UTF8
 from .probe import BODY_LIMIT, Response, joined
@@ -95,31 +95,17 @@ def sent_in_pieces(ctx: Context, request: str, head: bytes, pieces: list[bytes],
 
 
 def refused(ctx: Context, request: str, head: bytes, frames) -> None:
-    """Sends an over-size body until the server answers or stops reading; it must refuse it (4xx or a close),
-    then answer a new connection."""
-    status = None
+    """Sends an over-size body until the server answers, closes or stops reading; it must refuse it (4xx or a
+    close), then answer a new connection."""
     try:
         with _connect(ctx) as sock:
-            sock.settimeout(SEND_TIMEOUT)
             sock.sendall(head)
-            try:
-                for frame in frames:
-                    if select.select([sock], [], [], 0)[0]:
-                        break  # it has answered (or closed) already
-                    sock.sendall(frame)
-            except (socket.timeout, BrokenPipeError, ConnectionResetError):
-                pass  # it stopped reading: its answer, or its close, says the rest
-            sock.settimeout(TIMEOUT)
-            try:
-                status = _answer(sock).status
-            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError, http.client.BadStatusLine):
-                status = None  # closed without an answer: a refusal
-            except socket.timeout:
-                raise VerifyError(request, f"no answer and no close within {TIMEOUT:.0f} s: an over-size body must be "
-                                           "refused (413, another 4xx, or a closed connection)") from None
-    except OSError as exc:
-        if not isinstance(exc, (ConnectionResetError, BrokenPipeError)):
-            raise
+            status = refusal.answer_to(sock, frames, SEND_TIMEOUT, TIMEOUT)
+    except refusal.Hung:
+        raise VerifyError(request, f"no answer and no close within {TIMEOUT:.0f} s: an over-size body must be "
+                                   "refused (413, another 4xx, or a closed connection)") from None
+    except (ConnectionResetError, BrokenPipeError):
+        status = None  # closed before the head was taken
     if status is not None and not 400 <= status < 500:
         raise VerifyError(request, f"status {status}: a body over {REFUSED_FROM >> 20} MiB must be refused (413, "
                                    "another 4xx, or a closed connection)")
