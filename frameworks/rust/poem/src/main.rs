@@ -7,11 +7,11 @@ use std::sync::Arc;
 
 use futures_util::{SinkExt, StreamExt};
 use poem::{
-    EndpointExt, IntoResponse, Request, Response, Route, Server, get, handler,
+    Body, EndpointExt, IntoResponse, Request, Response, Route, Server, get, handler, post,
     endpoint::StaticFilesEndpoint,
-    http::{StatusCode, header},
+    http::{HeaderValue, StatusCode, header},
     listener::{Listener, TcpListener},
-    middleware::SetHeader,
+    middleware::{Compression, SetHeader},
     web::{
         Data, Html, Json, Query,
         websocket::{Message, WebSocket},
@@ -22,7 +22,7 @@ use nodelay::NoDelay;
 use shootout_common::env::Env;
 use shootout_common::runtime;
 use shootout_common::techempower::{self, CountQuery, QueriesQuery, Template, WorldCache};
-use shootout_common::workloads::{self, HashQuery, Pool, World};
+use shootout_common::workloads::{self, HashQuery, ItemsQuery, Pool, World};
 
 const TEXT: &str = "text/plain; charset=utf-8";
 
@@ -50,6 +50,23 @@ fn plaintext() -> &'static str {
 #[handler]
 fn json() -> Json<Message_> {
     Json(Message_ { message: "Hello, World!" })
+}
+
+/// Compressed by the Compression middleware on the routes (gzip or br as Accept-Encoding asks).
+#[handler]
+fn json_comp(Query(query): Query<ItemsQuery>) -> Response {
+    match workloads::parse_items(query.n.as_deref()) {
+        Ok(n) => Json(workloads::items(n)).into_response(),
+        Err(reason) => reason.with_status(StatusCode::BAD_REQUEST).into_response(),
+    }
+}
+
+/// The body read whole by poem's Body::into_bytes_limit, poem's documented limit (SizeLimit, its middleware,
+/// refuses every chunked body with 411): over 2 MiB it stops reading and answers 413. hyper decodes chunked.
+#[handler]
+async fn upload(body: Body) -> poem::Result<String> {
+    let body = body.into_bytes_limit(workloads::BODY_LIMIT).await?;
+    Ok(workloads::upload_answer(&body))
 }
 
 #[handler]
@@ -140,6 +157,8 @@ async fn serve(env: Env) {
     let routes = Route::new()
         .at("/plaintext", get(plaintext))
         .at("/json", get(json))
+        .at("/json-comp", get(json_comp))
+        .at("/upload", post(upload))
         .at("/db", get(db))
         .at("/queries", get(queries))
         .at("/updates", get(updates))
@@ -149,6 +168,18 @@ async fn serve(env: Env) {
         .at("/hash", get(hash))
         .at("/ws", get(websocket))
         .nest("/static", StaticFilesEndpoint::new(&env.static_dir))
+        // poem's response compression on every route, as its docs apply it: the coding from Accept-Encoding,
+        // async-compression's default level for gzip (Fastest for br, poem's choice).
+        .with(Compression::new())
+        // poem's Compression sets Content-Encoding but not Vary, which caches need on what it compressed.
+        .after(|answer: poem::Result<Response>| async move {
+            answer.map(|mut response| {
+                if response.headers().contains_key(header::CONTENT_ENCODING) {
+                    response.headers_mut().append(header::VARY, HeaderValue::from_static("accept-encoding"));
+                }
+                response
+            })
+        })
         // hyper, under poem, sets a current Date itself; the Server header is left to the
         // application, and SetHeader is poem's middleware for a header on every response.
         .with(SetHeader::new().overriding(header::SERVER, "poem"))
