@@ -6,7 +6,9 @@ import random
 from django.conf import settings
 from django.http import HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import render
-from shootout_common import hashing
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+from shootout_common import hashing, jsoncomp, upload
 from shootout_common import techempower as te
 
 from hello import world_cache
@@ -86,3 +88,16 @@ def fortunes(request):
 
 def cached_queries(request):
     return JsonResponse(world_cache.pick(te.count(request.GET.get("count"))), safe=False)
+
+
+def json_comp(request):
+    # Compressed on the way out by GZipMiddleware (project/settings.py).
+    return JsonResponse(jsoncomp.items(jsoncomp.count(request.GET.get("n"))), safe=False)
+
+
+# csrf_exempt: a body posted by a non-browser client, with no form or cookie to carry a CSRF token.
+@csrf_exempt
+@require_POST
+def upload_body(request):
+    # request.body: Django reads the body whole, refusing one over DATA_UPLOAD_MAX_MEMORY_SIZE.
+    return text(upload.answer(request.body))

@@ -1,6 +1,6 @@
 """Production settings; every value that varies comes from the harness's environment."""
 
-from shootout_common import env
+from shootout_common import env, upload
 
 DEBUG = False
 SECRET_KEY = env.value("SECRET_KEY")
@@ -18,6 +18,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Django's own compression (json-comp), at its defaults: gzip level 6 for answers of 200 bytes and more whose
+    # client accepts gzip, Vary: Accept-Encoding added. Placed, as Django's middleware-ordering docs say, before
+    # every middleware that reads or changes the body; WhiteNoise above it serves static files itself.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -60,6 +64,10 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 # STATIC_DIR plays the part of collectstatic's output; WhiteNoise indexes it at start-up.
 STATIC_URL = "static/"
 STATIC_ROOT = env.value("STATIC_DIR")
+
+# upload: request.body raises RequestDataTooBig (a 400) past this many bytes (Django's settings docs,
+# DATA_UPLOAD_MAX_MEMORY_SIZE); its default is 2.5 MB.
+DATA_UPLOAD_MAX_MEMORY_SIZE = upload.MAX_BODY
 
 # Read from disk on every hash request (see hello/views.py).
 HASH_FILE = env.value("HASH_FILE")

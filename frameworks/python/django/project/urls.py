@@ -13,4 +13,6 @@ urlpatterns = [
     path("updates", views.updates),
     path("fortunes", views.fortunes),
     path("cached-queries", views.cached_queries),
+    path("json-comp", views.json_comp),
+    path("upload", views.upload_body),
 ]
