@@ -9,14 +9,18 @@ const { setTimeout: sleep } = require('node:timers/promises');
 const render = require('@koa/ejs');
 const Router = require('@koa/router');
 const Koa = require('koa');
+const compress = require('koa-compress');
 const serve = require('koa-static');
 const { Pool } = require('pg');
+const getRawBody = require('raw-body');
 const { WebSocketServer } = require('ws');
 const { positiveInteger } = require('../common/env.js');
 const hashing = require('../common/hash.js');
+const jsonComp = require('../common/json-comp.js');
 const { bump } = require('../common/sessions.js');
 const tfb = require('../common/tfb.js');
 const { tlsFiles } = require('../common/tls.js');
+const upload = require('../common/upload.js');
 
 const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL, SECRET_KEY } = process.env;
 const COOKIE = 'uid';
@@ -42,6 +46,11 @@ app.use(async (ctx, next) => {
   await next();
 });
 
+// koa-compress, Koa's compression middleware, with its defaults (gzip, deflate and br by Accept-Encoding,
+// 1024-byte threshold, compressible types only, Vary: Accept-Encoding), used app-wide as its README shows;
+// the check's other requests send no Accept-Encoding.
+app.use(compress());
+
 const router = new Router();
 
 router.get('/plaintext', (ctx) => {
@@ -59,6 +68,20 @@ router.get('/async', async (ctx) => {
 // Koa serializes an object body with JSON.stringify on every response.
 router.get('/json', (ctx) => {
   ctx.body = { message: 'Hello, World!' };
+});
+
+router.get('/json-comp', (ctx) => {
+  ctx.body = jsonComp.items(jsonComp.count(ctx.query.n));
+});
+
+// Koa leaves the body to middleware: raw-body, the reader under Koa's body parsers (co-body), buffers the
+// whole stream (Content-Length or chunked), and its `limit`
+// (https://github.com/stream-utils/raw-body#getrawbodystream-options-callback) throws a 413 HttpError past
+// 2 MiB, which Koa answers with that status.
+router.post('/upload', async (ctx) => {
+  const body = await getRawBody(ctx.req, { length: ctx.get('Content-Length') || undefined, limit: upload.BODY_LIMIT });
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.body = upload.answer(body);
 });
 
 router.get('/db', async (ctx) => {
