@@ -6,6 +6,8 @@ import { createSecureServer } from 'node:http2';
 import { serve, upgradeWebSocket } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { compress } from 'hono/compress';
 import { getSignedCookie, setSignedCookie } from 'hono/cookie';
 import { html } from 'hono/html';
 import pg from 'pg';
@@ -26,7 +28,7 @@ const poolSize = positiveInteger('DB_POOL');
 const pool = new pg.Pool({ connectionString: DATABASE_URL, min: poolSize, max: poolSize });
 
 const app = honoApp({
-  hono: { Hono, html, getSignedCookie, setSignedCookie },
+  hono: { Hono, html, getSignedCookie, setSignedCookie, compress, bodyLimit },
   adapter: { serveStatic, upgradeWebSocket },
   db: {
     ...tfb.pgWorlds(pool),
