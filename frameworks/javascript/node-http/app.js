@@ -7,14 +7,17 @@ const http = require('node:http');
 const http2 = require('node:http2');
 const path = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
+const zlib = require('node:zlib');
 const ejs = require('ejs');
 const { Pool } = require('pg');
 const { WebSocketServer } = require('ws');
 const { positiveInteger } = require('../common/env.js');
 const hashing = require('../common/hash.js');
+const jsonComp = require('../common/json-comp.js');
 const { bump } = require('../common/sessions.js');
 const tfb = require('../common/tfb.js');
 const { tlsFiles } = require('../common/tls.js');
+const { BODY_LIMIT } = require('../common/upload.js');
 
 const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL } = process.env;
 const COOKIE = 'uid';
@@ -35,6 +38,57 @@ const json = (res, value) => send(res, 200, 'application/json', JSON.stringify(v
 async function wait(res) {
   await sleep(15);
   text(res, 'Hello, World!');
+}
+
+// node:http has no compression of its own: node:zlib as the zlib docs' HTTP server example uses it
+// (https://nodejs.org/docs/latest-v20.x/api/zlib.html#compressing-http-requests-and-responses): Vary on
+// every answer, deflate, gzip or br picked by that example's (not fully conformant) Accept-Encoding tests,
+// at zlib's default levels; the buffer forms run on libuv's threadpool as the streams do.
+const ENCODINGS = [[/\bdeflate\b/, 'deflate', zlib.deflate], [/\bgzip\b/, 'gzip', zlib.gzip],
+  [/\bbr\b/, 'br', zlib.brotliCompress]];
+
+function compressed(req, res, type, body) {
+  res.setHeader('Vary', 'Accept-Encoding');
+  const accept = req.headers['accept-encoding'] || '';
+  const found = ENCODINGS.find(([test]) => test.test(accept));
+  if (found === undefined) return send(res, 200, type, body);
+  const [, encoding, compress] = found;
+  compress(body, (err, data) => {
+    if (err) {
+      console.error(err);
+      return text(res, 'internal error', 500);
+    }
+    res.writeHead(200, { 'Content-Type': type, 'Content-Encoding': encoding, 'Content-Length': data.length });
+    res.end(data);
+  });
+}
+
+function jsonCompressed(req, res, query) {
+  compressed(req, res, 'application/json', JSON.stringify(jsonComp.items(jsonComp.count(query.get('n')))));
+}
+
+// node:http has no body-size setting: the handler refuses a Content-Length over 2 MiB before reading, and a
+// chunked body once 2 MiB have come, with 413 and, over HTTP/1.1, Connection: close, so the rest of the body
+// is not read (HTTP/2 forbids that header). Otherwise each chunk of the request
+// stream goes into the SHA-256 as it arrives.
+function uploaded(req, res) {
+  const tooLarge = () => {
+    const close = req.httpVersionMajor === 1 ? { Connection: 'close' } : {};
+    res.writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8', ...close });
+    res.end('body over 2 MiB');
+  };
+  if (Number(req.headers['content-length']) > BODY_LIMIT) return tooLarge();
+  const digest = crypto.createHash('sha256');
+  let length = 0;
+  req.on('data', (chunk) => {
+    if (res.headersSent) return;
+    length += chunk.length;
+    if (length > BODY_LIMIT) return tooLarge();
+    digest.update(chunk);
+  });
+  req.on('end', () => {
+    if (!res.headersSent) text(res, `${length} ${digest.digest('hex')}`);
+  });
 }
 
 async function db(req, res) {
@@ -117,12 +171,14 @@ async function staticFile(req, res, name) {
 async function route(req, res) {
   const q = req.url.indexOf('?');
   const pathname = q === -1 ? req.url : req.url.slice(0, q);
+  if (req.method === 'POST' && pathname === '/upload') return uploaded(req, res);
   if (req.method !== 'GET') return text(res, 'method not allowed', 405);
   const query = () => new URLSearchParams(q === -1 ? '' : req.url.slice(q + 1));
   switch (pathname) {
     case '/plaintext': return text(res, 'Hello, World!');
     case '/async': return wait(res);
     case '/json': return json(res, { message: 'Hello, World!' });
+    case '/json-comp': return jsonCompressed(req, res, query());
     case '/db': return db(req, res);
     case '/session': return session(req, res);
     case '/hash': return hash(req, res, query());
