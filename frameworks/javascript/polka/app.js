@@ -7,6 +7,8 @@ const http2 = require('node:http2');
 const path = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
 const send = require('@polka/send-type');
+const bodyParser = require('body-parser');
+const compression = require('compression');
 const signature = require('cookie-signature');
 const ejs = require('ejs');
 const { Pool } = require('pg');
@@ -15,9 +17,11 @@ const sirv = require('sirv');
 const { WebSocketServer } = require('ws');
 const { positiveInteger } = require('../common/env.js');
 const hashing = require('../common/hash.js');
+const jsonComp = require('../common/json-comp.js');
 const { bump, cookieValue } = require('../common/sessions.js');
 const tfb = require('../common/tfb.js');
 const { tlsFiles } = require('../common/tls.js');
+const upload = require('../common/upload.js');
 
 const { HOST, PORT, HASH_FILE, STATIC_DIR, DATABASE_URL, SECRET_KEY } = process.env;
 const COOKIE = 'uid';
@@ -42,8 +46,12 @@ function route(handler) {
 }
 
 // Polka's own onError takes err.code for the status, which for a driver's error is a string such as
-// ECONNREFUSED that node refuses: such an error is logged and answered 500.
+// ECONNREFUSED that node refuses: such an error is logged and answered 500. A client's error from Express
+// middleware (body-parser's 413) carries its numeric 4xx status, which is answered as such.
 function onError(err, req, res) {
+  if (Number.isInteger(err.status) && err.status >= 400 && err.status < 500) {
+    return send(res, err.status, err.expose ? err.message : 'Bad Request', TEXT);
+  }
   console.error(err);
   send(res, 500, 'Internal Server Error', TEXT);
 }
@@ -64,6 +72,10 @@ const app = polka({ server, onError, onNoMatch })
     res.setHeader('Server', 'Polka');
     next();
   })
+  // Polka has no compression of its own and takes Express middleware: compression, Express's, with its
+  // defaults (gzip, deflate and br by Accept-Encoding, 1 kb threshold, Vary: Accept-Encoding) app-wide as
+  // its README applies it; the check's other requests send no Accept-Encoding.
+  .use(compression())
   // sirv, the static-file server Polka's README pairs it with (same author); /static is stripped by use().
   .use('/static', sirv(STATIC_DIR))
   .get('/plaintext', (req, res) => send(res, 200, 'Hello, World!', TEXT))
@@ -74,6 +86,14 @@ const app = polka({ server, onError, onNoMatch })
   }))
   // @polka/send-type serializes an object with JSON.stringify per response, as application/json.
   .get('/json', (req, res) => send(res, 200, { message: 'Hello, World!' }))
+  .get('/json-comp', (req, res) => send(res, 200, jsonComp.items(jsonComp.count(req.query.n))))
+  // Polka has no body parser of its own: body-parser, Express's, as Polka takes Express middleware. Its raw
+  // parser buffers an application/octet-stream body (Content-Length or chunked), and `limit`
+  // (https://github.com/expressjs/body-parser#limit-1) refuses one over 2 MiB with a 413 error, which
+  // onError answers with its status. A request framed with neither header leaves req.body unset.
+  .post('/upload', bodyParser.raw({ type: 'application/octet-stream', limit: upload.BODY_LIMIT }), (req, res) => {
+    send(res, 200, upload.answer(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)), TEXT);
+  })
   .get('/db', route(async (req, res) => send(res, 200, await randomWorld())))
   .get('/queries', route(async (req, res) => send(res, 200, await randomWorlds(tfb.count(req.query.queries)))))
   .get('/updates', route(async (req, res) => {
