@@ -1,9 +1,9 @@
-import { Controller, Get, Header, Query, Render, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Post, Query, Render, Req, Res } from '@nestjs/common';
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Cookies } from './cookies';
 import { Database } from './database';
-import { bump, hashing, tfb } from './shared';
+import { bump, hashing, jsonComp, tfb, upload } from './shared';
 
 const TEXT = 'text/plain; charset=utf-8';
 
@@ -30,6 +30,21 @@ export class AppController {
   @Get('json')
   json() {
     return { message: 'Hello, World!' };
+  }
+
+  // Serialized by the adapter's JSON path, compressed by the adapter's middleware (main.ts).
+  @Get('json-comp')
+  compressedJson(@Query('n') n?: string) {
+    return jsonComp.items(jsonComp.count(n));
+  }
+
+  // The body as the adapter's application/octet-stream parser buffered it (main.ts sets the 2 MiB limit);
+  // an empty one may come as no body at all. 200, not @Post's default 201.
+  @Post('upload')
+  @HttpCode(200)
+  @Header('Content-Type', TEXT)
+  uploaded(@Body() body?: Buffer) {
+    return upload.answer(Buffer.isBuffer(body) ? body : Buffer.alloc(0));
   }
 
   @Get('db')

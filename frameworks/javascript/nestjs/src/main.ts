@@ -12,7 +12,7 @@ import { AppController } from './app.controller';
 import { Cookies, ExpressCookies, FastifyCookies } from './cookies';
 import { Database } from './database';
 import { EchoGateway } from './echo.gateway';
-import { tlsFiles } from './shared';
+import { tlsFiles, upload } from './shared';
 
 const { HOST, PORT, STATIC_DIR, SECRET_KEY } = process.env;
 const VIEWS = join(__dirname, '..', '..', 'common', 'views');
@@ -44,6 +44,13 @@ async function expressApp() {
     res.setHeader('Server', 'NestJS');
     next();
   });
+  // Nest's compression recipe for Express (https://docs.nestjs.com/techniques/compression): compression with
+  // its defaults (gzip, deflate and br by Accept-Encoding, 1 kb threshold, Vary: Accept-Encoding), app-wide;
+  // the check's other requests send no Accept-Encoding.
+  app.use(require('compression')());
+  // Nest's useBodyParser (https://docs.nestjs.com/faq/raw-body): express.raw for
+  // application/octet-stream (Content-Length or chunked), its limit answering 413 past 2 MiB.
+  app.useBodyParser('raw', { type: 'application/octet-stream', limit: upload.BODY_LIMIT });
   app.use(require('cookie-parser')(SECRET_KEY));
   app.useStaticAssets(STATIC_DIR, { prefix: '/static/' });
   app.setBaseViewsDir(VIEWS);
@@ -65,6 +72,14 @@ async function fastifyApp() {
     reply.header('server', 'NestJS');
     done();
   });
+  // Nest's compression recipe for Fastify (https://docs.nestjs.com/techniques/compression): @fastify/compress
+  // with its defaults (br, gzip and deflate by Accept-Encoding, 1024-byte threshold, Vary: Accept-Encoding),
+  // for every route; the check's other requests send no Accept-Encoding.
+  await app.register(require('@fastify/compress'));
+  // Nest's useBodyParser (https://docs.nestjs.com/faq/raw-body): a Fastify content-type
+  // parser that buffers application/octet-stream (Content-Length or chunked), its bodyLimit answering 413
+  // past 2 MiB instead of Fastify's default 1 MiB.
+  app.useBodyParser('application/octet-stream', { bodyLimit: upload.BODY_LIMIT });
   await app.register(require('@fastify/cookie'), { secret: SECRET_KEY });
   app.useStaticAssets({ root: STATIC_DIR, prefix: '/static/' });
   app.setViewEngine({ engine: { ejs: require('ejs') }, templates: VIEWS, production: true } as any);
