@@ -59,11 +59,15 @@ public final class Main {
     }
 
     /**
-     * Cleartext HTTP/1.1 as Vert.x serves it by default (which also takes h2c, its default). With TLS_CERT and
+     * Cleartext HTTP/1.1 as Vert.x serves it by default (which also takes h2c, its default), with compression on. With TLS_CERT and
      * TLS_KEY (PEM paths): TLS only on PORT, ALPN offering h2 and http/1.1 (Vert.x's default ALPN versions).
      */
     static HttpServerOptions serverOptions(Env env) {
-        HttpServerOptions options = new HttpServerOptions().setHost(env.host()).setPort(env.port());
+        // Response compression, Vert.x's HttpServerOptions.setCompressionSupported as it comes: gzip and deflate at
+        // compressionLevel 6 (its default), compressionContentSizeThreshold 0, for any answer whose request accepts
+        // gzip (only json-comp's load asks); no brotli compressor by default, so a br request gets identity.
+        HttpServerOptions options = new HttpServerOptions().setHost(env.host()).setPort(env.port())
+                .setCompressionSupported(true);
         TlsFiles tls = TlsFiles.fromEnv();
         if (tls == null) {
             return options;

@@ -1,17 +1,25 @@
 package webshootout.vertx;
 
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.FileSystemAccess;
 import io.vertx.ext.web.handler.StaticHandler;
 import io.vertx.sqlclient.Pool;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import webshootout.common.Env;
 import webshootout.common.Hashing;
 import webshootout.common.HttpDate;
+import webshootout.common.JsonComp;
+import webshootout.common.Upload;
 import webshootout.common.WorldCache;
 
 /** One event loop's HTTP server: vertx-web's Router with every workload's route. */
@@ -67,6 +75,16 @@ final class ServerVerticle extends VerticleBase {
                     .onSuccess(hex -> ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, TEXT).end(hex))
                     .onFailure(ctx::fail);
         });
+        router.get("/json-comp").handler(ServerVerticle::jsonComp);
+        // vertx-web's BodyHandler reads the whole body into a buffer, capped by its documented setBodyLimit: 413 for a
+        // Content-Length over it, and for a chunked body once it passes it. No file uploads (nothing written to disk).
+        router.post("/upload").handler(BodyHandler.create(false).setBodyLimit(Upload.LIMIT))
+                .handler(ctx -> {
+                    // An empty body leaves no buffer at all.
+                    Buffer body = ctx.body().buffer();
+                    ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, TEXT)
+                            .end(Upload.of(body == null ? new byte[0] : body.getBytes()));
+                });
         router.route("/static/*").handler(StaticHandler.create(FileSystemAccess.ROOT, env.staticDir()));
         router.get("/ws").handler(ctx -> ctx.request().toWebSocket()
                 .onSuccess(ws -> ws.textMessageHandler(ws::writeTextMessage))
@@ -75,5 +93,25 @@ final class ServerVerticle extends VerticleBase {
         return vertx.createHttpServer(options)
                 .requestHandler(router)
                 .listen();
+    }
+
+    /**
+     * json-comp: the array as Vert.x's own JSON types, compressed by the HTTP server (HttpServerOptions
+     * setCompressionSupported, Main). That compressor (Netty's) sets no Vary, so the route names Accept-Encoding.
+     */
+    private static void jsonComp(RoutingContext ctx) {
+        String raw = ctx.request().getParam("n");
+        String reason = JsonComp.reason(raw);
+        if (reason != null) {
+            ctx.response().setStatusCode(400).putHeader(HttpHeaders.CONTENT_TYPE, TEXT).end(reason);
+            return;
+        }
+        int n = Integer.parseInt(raw);
+        JsonArray items = new JsonArray(new ArrayList<>(n));
+        for (int i = 1; i <= n; i++) {
+            items.add(new JsonObject().put("id", i).put("message", JsonComp.MESSAGE));
+        }
+        ctx.response().putHeader(HttpHeaders.VARY, HttpHeaders.ACCEPT_ENCODING);
+        ctx.json(items);
     }
 }
