@@ -7,10 +7,11 @@ from typing import Annotated
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import HTMLResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from shootout_common import asyncpg_queries, env, hashing, sessions
+from shootout_common import asyncpg_queries, env, hashing, jsoncomp, sessions, upload
 from shootout_common import techempower as te
 
 HASH_FILE = env.value("HASH_FILE")
@@ -28,8 +29,15 @@ async def lifespan(app: FastAPI):
         yield
 
 
-# No interactive docs: a production API does not serve /docs and /openapi.json to everyone.
-app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+# No interactive docs: a production API does not serve /docs and /openapi.json to everyone. max_body_size:
+# FastAPI's request body limit (Request Body Limits in its advanced docs), a 413 past it, chunked bodies counted
+# as they arrive; without it the body is unlimited.
+app = FastAPI(
+    lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None, max_body_size=upload.MAX_BODY
+)
+# FastAPI's compression (Advanced Middleware: GZipMiddleware, Starlette's), at its defaults: gzip level 9 for
+# answers of 500 bytes and more whose client accepts gzip, Vary: Accept-Encoding added.
+app.add_middleware(GZipMiddleware)
 app.mount("/static", StaticFiles(directory=env.value("STATIC_DIR")), name="static")
 
 
@@ -106,6 +114,21 @@ async def fortunes(request: Request):
 @app.get("/cached-queries")
 async def cached_queries(request: Request, count: Count = None) -> list[dict[str, int]]:
     return request.app.state.world_cache.pick(te.count(count))
+
+
+@app.get("/json-comp")
+async def json_comp(n: Count = None) -> list[dict[str, int | str]]:
+    return jsoncomp.items(jsoncomp.count(n))
+
+
+@app.post("/upload", response_class=PlainTextResponse)
+async def upload_body(request: Request) -> str:
+    # The raw body as Starlette's request.stream() hands it over (FastAPI's docs: Using the Request Directly),
+    # hashed piece by piece; max_body_size stops it past the limit.
+    digest = upload.BodyDigest()
+    async for piece in request.stream():
+        digest.update(piece)
+    return digest.answer()
 
 
 @app.websocket("/ws")
