@@ -4,9 +4,11 @@ import asyncio
 import contextlib
 import random
 
-from shootout_common import asyncpg_queries, env, hashing, sessions
+from shootout_common import asyncpg_queries, env, hashing, jsoncomp, sessions, upload
 from shootout_common import techempower as te
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -85,6 +87,19 @@ async def cached_queries(request):
     return JSONResponse(request.app.state.world_cache.pick(te.count(request.query_params.get("count"))))
 
 
+async def json_comp(request):
+    return JSONResponse(jsoncomp.items(jsoncomp.count(request.query_params.get("n"))))
+
+
+async def upload_body(request):
+    # request.stream(): the body as the server hands it over, hashed piece by piece; the app's max_body_size
+    # stops it past the limit.
+    digest = upload.BodyDigest()
+    async for piece in request.stream():
+        digest.update(piece)
+    return PlainTextResponse(digest.answer())
+
+
 async def echo(websocket):
     await websocket.accept()
     async for message in websocket.iter_text():
@@ -103,8 +118,16 @@ app = Starlette(
         Route("/updates", updates),
         Route("/fortunes", fortunes),
         Route("/cached-queries", cached_queries),
+        Route("/json-comp", json_comp),
+        Route("/upload", upload_body, methods=["POST"]),
         WebSocketRoute("/ws", echo),
         Mount("/static", StaticFiles(directory=env.value("STATIC_DIR"))),
     ],
+    # Starlette's GZipMiddleware (its Middleware docs), at its defaults: gzip level 9 for answers of 500 bytes and
+    # more whose client accepts gzip, Vary: Accept-Encoding added.
+    middleware=[Middleware(GZipMiddleware)],
     lifespan=lifespan,
+    # Starlette's request body limit (Starlette(max_body_size=...), RequestBodyLimitMiddleware): a 413 past it,
+    # chunked bodies counted as they arrive; without it the body is unlimited.
+    max_body_size=upload.MAX_BODY,
 )
