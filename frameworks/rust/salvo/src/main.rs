@@ -3,9 +3,12 @@
 use std::sync::Arc;
 
 use salvo::affix_state;
+use salvo::compression::Compression;
 use salvo::conn::rustls::{Keycert, RustlsConfig};
 use salvo::http::cookie::{Cookie, SameSite};
 use salvo::http::header::{HeaderValue, SERVER};
+use salvo::http::ParseError;
+use salvo::http::request::SecureMaxSize;
 use salvo::prelude::*;
 use salvo::serve_static::StaticDir;
 use salvo::websocket::WebSocketUpgrade;
@@ -51,6 +54,26 @@ async fn plaintext(res: &mut Response) {
 #[handler]
 async fn json(res: &mut Response) {
     res.render(Json(Message { message: "Hello, World!" }));
+}
+
+/// Compressed by the Compression hoop on the router (gzip or br as Accept-Encoding asks).
+#[handler]
+async fn json_comp(req: &mut Request, res: &mut Response) {
+    match workloads::parse_items(req.query::<String>("n").as_deref()) {
+        Ok(n) => res.render(Json(workloads::items(n))),
+        Err(reason) => {
+            res.status_code(StatusCode::BAD_REQUEST).render(Text::Plain(reason));
+        }
+    }
+}
+
+/// The body read whole by Request::payload, under the route's SecureMaxSize (a larger body is answered 413);
+/// hyper decodes a chunked body before it.
+#[handler]
+async fn upload(req: &mut Request, res: &mut Response) -> Result<(), ParseError> {
+    let body = req.payload().await?;
+    res.render(Text::Plain(workloads::upload_answer(body)));
+    Ok(())
 }
 
 #[handler]
@@ -142,8 +165,15 @@ async fn serve(env: Env) {
     let app = Arc::new(App { pool: workloads::pool(&env), hash_file: env.hash_file.clone(), cache: WorldCache::default() });
     let router = Router::new()
         .hoop(affix_state::inject(app))
+        // salvo's response compression for every route, as its docs hoop it: the encoding from Accept-Encoding,
+        // salvo-compression's default levels, its minimum length and content types.
+        .hoop(Compression::new())
         .push(Router::with_path("plaintext").get(plaintext))
         .push(Router::with_path("json").get(json))
+        .push(Router::with_path("json-comp").get(json_comp))
+        // Request::payload reads at most the request's secure max size, 64 KiB unless set; salvo's docs set it
+        // per route with the SecureMaxSize hoop: the contract's 2 MiB here.
+        .push(Router::with_path("upload").hoop(SecureMaxSize::new(workloads::BODY_LIMIT)).post(upload))
         .push(Router::with_path("db").get(db))
         .push(Router::with_path("queries").get(queries))
         .push(Router::with_path("updates").get(updates))
