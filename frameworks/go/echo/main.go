@@ -2,6 +2,7 @@
 package main
 
 import (
+	"errors"
 	"html/template"
 	"log"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 
 	"webshootout/common"
 	"webshootout/common/stdhttp"
@@ -80,6 +82,20 @@ func (a *app) hash(c echo.Context) error {
 	return c.String(status, body)
 }
 
+// upload streams the body into SHA-256 through the limit middleware.BodyLimit put on it: past the limit the
+// read fails with echo.ErrStatusRequestEntityTooLarge, which Echo's error handler answers 413.
+func upload(c echo.Context) error {
+	answer, err := common.UploadAnswer(c.Request().Body)
+	var httpErr *echo.HTTPError
+	switch {
+	case errors.As(err, &httpErr):
+		return httpErr
+	case err != nil:
+		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+	}
+	return c.String(http.StatusOK, answer)
+}
+
 func (a *app) websocket(c echo.Context) error {
 	// gorilla writes the 101 (or the refusal) itself; its error needs no second answer.
 	if conn, err := a.upgrader.Upgrade(c.Response(), c.Request(), nil); err == nil {
@@ -122,6 +138,15 @@ func main() {
 	e.GET("/updates", a.updates)
 	e.GET("/fortunes", a.fortunes)
 	e.GET("/cached-queries", a.cached)
+	// Echo's own middleware.Gzip at its defaults (level -1, gzip's default; MinLength 0; Vary:
+	// Accept-Encoding), as route-level middleware (e.GET's trailing middleware arguments).
+	e.GET("/json-comp", func(c echo.Context) error {
+		return c.JSON(http.StatusOK, common.Items(c.QueryParam("n")))
+	}, middleware.Gzip())
+	// Echo's own middleware.BodyLimit on the route (echo.labstack.com/docs/middleware/body-limit): it refuses a
+	// larger Content-Length before the handler and stops a longer chunked body mid-read. "2MiB": gommon's
+	// parser, which reads the limit, takes a bare "2M" as 2,000,000 bytes.
+	e.POST("/upload", upload, middleware.BodyLimit("2MiB"))
 	e.GET("/ws", a.websocket)
 	e.Static("/static", b.StaticDir)
 
