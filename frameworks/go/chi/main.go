@@ -2,10 +2,12 @@
 package main
 
 import (
+	"compress/flate"
 	"log"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 	"github.com/gorilla/websocket"
 
 	"webshootout/common"
@@ -40,6 +42,14 @@ func main() {
 	r.Get("/updates", h.Updates)
 	r.Get("/fortunes", h.Fortunes)
 	r.Get("/cached-queries", h.Cached)
+	// chi's own middleware.Compress, as inline middleware on the route (chi's r.With): gzip or deflate
+	// for its default content types (application/json among them), Vary: Accept-Encoding, no minimum
+	// size. Compress has no default level, the caller must pass one: compress/flate's
+	// DefaultCompression, the level the other stacks' middlewares default to.
+	r.With(middleware.Compress(flate.DefaultCompression)).Get("/json-comp", h.JSONComp)
+	// http.MaxBytesReader at 2 MiB inside the handler (../common/stdhttp/stdhttp.go): chi has no body
+	// limit of its own.
+	r.Post("/upload", h.Upload)
 	r.Get("/ws", echo)
 	// chi's file-serving idiom is http.FileServer mounted under a prefix: the directory answers with its
 	// index.html.
