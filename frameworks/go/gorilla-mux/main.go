@@ -6,6 +6,7 @@ import (
 	"log"
 	"net/http"
 
+	"github.com/gorilla/handlers"
 	"github.com/gorilla/mux"
 	"github.com/gorilla/websocket"
 
@@ -42,6 +43,13 @@ func main() {
 	r.HandleFunc("/updates", h.Updates).Methods(http.MethodGet)
 	r.HandleFunc("/fortunes", h.Fortunes).Methods(http.MethodGet)
 	r.HandleFunc("/cached-queries", h.Cached).Methods(http.MethodGet)
+	// The toolkit's own compression, handlers.CompressHandler, wrapped around this route's handler as the
+	// handlers README wraps one route (LoggingHandler on /admin): gzip or deflate at gzip's default level
+	// for any content type and size, Vary: Accept-Encoding on every answer.
+	r.Handle("/json-comp", handlers.CompressHandler(http.HandlerFunc(h.JSONComp))).Methods(http.MethodGet)
+	// http.MaxBytesReader at 2 MiB inside the handler (../common/stdhttp/stdhttp.go): mux has no body limit
+	// of its own.
+	r.HandleFunc("/upload", h.Upload).Methods(http.MethodPost)
 	r.HandleFunc("/ws", echo).Methods(http.MethodGet)
 	// mux's README serves static files with a PathPrefix route to http.FileServer: the directory answers
 	// with its index.html.
