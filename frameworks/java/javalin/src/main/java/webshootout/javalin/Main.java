@@ -3,6 +3,8 @@ package webshootout.javalin;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
 import io.javalin.http.staticfiles.Location;
 import java.nio.file.Path;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -11,7 +13,9 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import webshootout.common.Env;
 import webshootout.common.JdbcWorkloads;
+import webshootout.common.JsonComp;
 import webshootout.common.PemKeyStore;
+import webshootout.common.Upload;
 import webshootout.common.jetty.Connectors;
 
 /** Javalin 7 on its embedded Jetty, thread per request, every route declared in the config. */
@@ -47,6 +51,10 @@ public final class Main {
                 connector.setAcceptQueueSize(1024);
                 return connector;
             });
+            // upload: Javalin's documented request-size limit (config.http.maxRequestSize, 1 MB by default), which
+            // ctx.bodyAsBytes() enforces while it reads, with 413. Compression is left as Javalin sets it: gzip at
+            // level 6 for answers of 1500 bytes and more (CompressionStrategy.GZIP); no brotli without brotli4j.
+            config.http.maxRequestSize = Upload.LIMIT;
             config.staticFiles.add(files -> {
                 files.hostedPath = "/static";
                 files.directory = env.staticDir();
@@ -63,6 +71,8 @@ public final class Main {
             config.routes.get("/cached-queries", db::cached);
             config.routes.get("/session", session);
             config.routes.get("/hash", ctx -> HashHandler.handle(ctx, hashFile));
+            config.routes.get("/json-comp", Main::jsonComp);
+            config.routes.post("/upload", ctx -> ctx.contentType(TEXT).result(Upload.of(ctx.bodyAsBytes())));
             config.routes.ws("/ws", ws -> ws.onMessage(message -> message.send(message.message())));
         });
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -73,5 +83,17 @@ public final class Main {
     }
 
     record Message(String message) {
+    }
+
+    /** json-comp: ctx.json through Jackson; Javalin's compression (which sets no Vary) encodes it as asked. */
+    private static void jsonComp(Context ctx) {
+        String raw = ctx.queryParam("n");
+        String reason = JsonComp.reason(raw);
+        if (reason != null) {
+            ctx.status(HttpStatus.BAD_REQUEST).contentType(TEXT).result(reason);
+            return;
+        }
+        ctx.header("Vary", "Accept-Encoding");
+        ctx.json(JsonComp.items(Integer.parseInt(raw)));
     }
 }
