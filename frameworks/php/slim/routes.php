@@ -51,6 +51,31 @@ $app->get('/hash', function (Request $request, Response $response) {
     return $response->write(bin2hex($digest));
 });
 
+// Built and encoded on every request; nginx's gzip filter (conf/nginx.conf.template) compresses it, as
+// Slim leaves compression to the web server.
+$app->get('/json-comp', function (Request $request, Response $response) {
+    $n = filter_var($request->getQueryParam('n'), FILTER_VALIDATE_INT,
+        ['options' => ['min_range' => 1, 'max_range' => 1000]]);
+    if ($n === false) {
+        return $response->withStatus(400)->withHeader('Content-Type', 'text/plain; charset=utf-8')
+            ->write("n must be an integer from 1 to 1000\n");
+    }
+    $items = [];
+    for ($i = 1; $i <= $n; $i++) {
+        $items[] = ['id' => $i, 'message' => 'Hello, World!'];
+    }
+    return $response->withJson($items);
+});
+
+// upload and upload-chunked: the body as Slim's PSR-7 request gives it (php://input, copied into a
+// php://temp stream). nginx has read all of it, either framing, before php-fpm runs this, and answers 413
+// itself past client_max_body_size (conf/nginx.conf.template).
+$app->post('/upload', function (Request $request, Response $response) {
+    $body = (string) $request->getBody();
+    return $response->withHeader('Content-Type', 'text/plain; charset=utf-8')
+        ->write(strlen($body) . ' ' . hash('sha256', $body));
+});
+
 // TechEmpower's database test types, with PDO's prepared statements.
 $app->get('/queries', function (Request $request, Response $response) {
     $query = $this->db->prepare('SELECT id, randomnumber FROM world WHERE id = ?');
