@@ -8,6 +8,8 @@ Route::get('/plaintext', [BenchmarkController::class, 'plaintext']);
 Route::get('/json', [BenchmarkController::class, 'json']);
 Route::get('/db', [BenchmarkController::class, 'db']);
 Route::get('/hash', [BenchmarkController::class, 'hash']);
+Route::get('/json-comp', [BenchmarkController::class, 'jsonComp']);
+Route::post('/upload', [BenchmarkController::class, 'upload']);
 Route::get('/queries', [TechEmpowerController::class, 'queries']);
 Route::get('/updates', [TechEmpowerController::class, 'updates']);
 Route::get('/fortunes', [TechEmpowerController::class, 'fortunes']);

@@ -40,4 +40,29 @@ class BenchmarkController
         }
         return response(bin2hex($digest))->header('Content-Type', 'text/plain');
     }
+
+    // Built and encoded on every request; nginx's gzip filter (conf/nginx.conf.template) compresses it, as
+    // Laravel leaves compression to the web server.
+    public function jsonComp(Request $request): Response|JsonResponse
+    {
+        $n = filter_var($request->query('n'), FILTER_VALIDATE_INT,
+            ['options' => ['min_range' => 1, 'max_range' => 1000]]);
+        if ($n === false) {
+            return response("n must be an integer from 1 to 1000\n", 400)->header('Content-Type', 'text/plain');
+        }
+        $items = [];
+        for ($i = 1; $i <= $n; $i++) {
+            $items[] = ['id' => $i, 'message' => 'Hello, World!'];
+        }
+        return response()->json($items);
+    }
+
+    // upload and upload-chunked: the raw body by the request's getContent() (php://input). nginx has read
+    // all of it, either framing, before php-fpm runs this, and answers 413 itself past client_max_body_size
+    // (conf/nginx.conf.template); ValidatePostSize would refuse past php.ini's post_max_size.
+    public function upload(Request $request): Response
+    {
+        $body = $request->getContent();
+        return response(strlen($body) . ' ' . hash('sha256', $body))->header('Content-Type', 'text/plain');
+    }
 }
