@@ -11,6 +11,8 @@ return static function (RoutingConfigurator $routes): void {
     $routes->add('db', '/db')->controller([BenchmarkController::class, 'db'])->methods(['GET']);
     $routes->add('session', '/session')->controller([BenchmarkController::class, 'session'])->methods(['GET']);
     $routes->add('hash', '/hash')->controller([BenchmarkController::class, 'hash'])->methods(['GET']);
+    $routes->add('json_comp', '/json-comp')->controller([BenchmarkController::class, 'jsonComp'])->methods(['GET']);
+    $routes->add('upload', '/upload')->controller([BenchmarkController::class, 'upload'])->methods(['POST']);
     $routes->add('queries', '/queries')->controller([TechEmpowerController::class, 'queries'])->methods(['GET']);
     $routes->add('updates', '/updates')->controller([TechEmpowerController::class, 'updates'])->methods(['GET']);
     $routes->add('fortunes', '/fortunes')->controller([TechEmpowerController::class, 'fortunes'])->methods(['GET']);

@@ -57,4 +57,29 @@ class BenchmarkController extends AbstractController
         }
         return new Response(bin2hex($digest), 200, ['Content-Type' => 'text/plain']);
     }
+
+    // Built and encoded on every request; nginx's gzip filter (conf/nginx.conf.template) compresses it, as
+    // Symfony leaves compression to the web server.
+    public function jsonComp(Request $request): Response
+    {
+        $n = filter_var($request->query->get('n'), FILTER_VALIDATE_INT,
+            ['options' => ['min_range' => 1, 'max_range' => 1000]]);
+        if ($n === false) {
+            return new Response("n must be an integer from 1 to 1000\n", 400, ['Content-Type' => 'text/plain']);
+        }
+        $items = [];
+        for ($i = 1; $i <= $n; $i++) {
+            $items[] = ['id' => $i, 'message' => 'Hello, World!'];
+        }
+        return $this->json($items);
+    }
+
+    // upload and upload-chunked: the raw body by Request::getContent() (php://input). nginx has read all of
+    // it, either framing, before php-fpm runs this, and answers 413 itself past client_max_body_size
+    // (conf/nginx.conf.template).
+    public function upload(Request $request): Response
+    {
+        $body = $request->getContent();
+        return new Response(strlen($body) . ' ' . hash('sha256', $body), 200, ['Content-Type' => 'text/plain']);
+    }
 }
