@@ -19,6 +19,10 @@ import webshootout.common.World
 @Serializable
 data class Message(val message: String)
 
+/** One of json-comp's objects; the array is built and serialized on every request. */
+@Serializable
+data class Item(val id: Int, val message: String)
+
 /**
  * World is the shared Java record (common), which the compiler plugin cannot annotate: its serializer is
  * written out, as kotlinx.serialization's guide does for classes from another module, and registered as a

@@ -15,6 +15,7 @@ import io.ktor.server.engine.embeddedServer
 import io.ktor.server.engine.sslConnector
 import io.ktor.server.http.content.staticFiles
 import io.ktor.server.netty.Netty
+import io.ktor.server.plugins.compression.Compression
 import io.ktor.server.plugins.contentnegotiation.ContentNegotiation
 import io.ktor.server.response.respond
 import io.ktor.server.response.respondText
@@ -87,10 +88,18 @@ fun Application.serveWorkloads(env: Env, pool: HikariDataSource, workloads: Jdbc
     install(ServerAndDate)
     install(ContentNegotiation) { json(JSON) }
     install(WebSockets)
+    // Ktor's own defaults: gzip, deflate and identity as Accept-Encoding asks, answers of 200 bytes or more,
+    // Vary: Accept-Encoding on what it encodes (ktor.io/docs/server-compression.html).
+    install(Compression)
 
     routing {
         get("/plaintext") { call.respondText("Hello, World!") }
         get("/json") { call.respond(Message("Hello, World!")) }
+        get("/json-comp") {
+            val n = call.request.queryParameters["n"]?.toIntOrNull()?.coerceIn(1, 1000) ?: 1
+            call.respond(List(n) { Item(it + 1, "Hello, World!") })
+        }
+        uploadRoute()
         databaseRoutes(workloads, database)
         sessionRoute(PostgresSessionStorage(pool, database))
         get("/hash") {
