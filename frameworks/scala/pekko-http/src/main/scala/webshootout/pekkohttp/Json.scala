@@ -7,6 +7,9 @@ import webshootout.common.World
 /** json's body. */
 final case class Message(message: String)
 
+/** One of json-comp's objects. */
+final case class Item(id: Int, message: String)
+
 /** usersessions.data, {"count":N}. */
 final case class SessionData(count: Int)
 
@@ -18,6 +21,8 @@ final case class SessionData(count: Int)
 object Json extends DefaultJsonProtocol:
   given messageFormat: RootJsonFormat[Message] = jsonFormat1(Message.apply)
   given sessionDataFormat: RootJsonFormat[SessionData] = jsonFormat1(SessionData.apply)
+  given itemFormat: RootJsonFormat[Item] = jsonFormat2(Item.apply)
+  given itemsFormat: RootJsonFormat[Vector[Item]] = vectorFormat[Item]
 
   given worldFormat: RootJsonFormat[World] with
     def write(row: World): JsValue = JsObject("id" -> JsNumber(row.id), "randomNumber" -> JsNumber(row.randomNumber))

@@ -1,6 +1,8 @@
 package webshootout.pekkohttp
 
 import java.nio.file.Path
+import java.security.MessageDigest
+import java.util.HexFormat
 
 import scala.concurrent.{ExecutionContext, Future}
 import scala.jdk.CollectionConverters.*
@@ -8,10 +10,10 @@ import scala.jdk.CollectionConverters.*
 import org.apache.pekko.http.scaladsl.marshalling.{Marshaller, ToEntityMarshaller}
 import org.apache.pekko.http.scaladsl.marshallers.sprayjson.SprayJsonSupport.*
 import org.apache.pekko.http.scaladsl.model.{MediaTypes, StatusCodes}
-import org.apache.pekko.http.scaladsl.model.headers.{HttpCookie, SameSite}
+import org.apache.pekko.http.scaladsl.model.headers.{`Content-Encoding`, HttpCookie, RawHeader, SameSite}
 import org.apache.pekko.http.scaladsl.model.ws.{BinaryMessage, Message => WsMessage, TextMessage}
 import org.apache.pekko.http.scaladsl.server.Directives.*
-import org.apache.pekko.http.scaladsl.server.Route
+import org.apache.pekko.http.scaladsl.server.{Directive0, Route}
 import org.apache.pekko.stream.Materializer
 import org.apache.pekko.stream.scaladsl.{Flow, Sink}
 import play.twirl.api.Html
@@ -32,10 +34,22 @@ final class Routes(workloads: JdbcWorkloads, sessions: JdbcSessions, hashFile: P
   // Twirl's Html as text/html; Pekko HTTP adds the charset it negotiates, UTF-8 by default.
   private given ToEntityMarshaller[Html] = Marshaller.StringMarshaller.wrap(MediaTypes.`text/html`)(_.body)
 
-  val route: Route = get {
+  // Pekko HTTP's encodeResponse over every route, as its Encoding/Decoding documentation wraps a route: gzip or
+  // deflate as Accept-Encoding asks (NoCoding without it; no br among Pekko's coders), at the coders' default
+  // level, for compressible media types. It names no Vary, so the encoded answers get Vary: Accept-Encoding here.
+  val route: Route = (varyOnEncoding & encodeResponse) {
+    concat(get(gets), path("upload")(post(upload)))
+  }
+
+  private def gets: Route =
     concat(
       path("plaintext")(complete("Hello, World!")),
       path("json")(complete(Message("Hello, World!"))),
+      path("json-comp") {
+        parameter("n".as[Int].optional) { n =>
+          complete((1 to n.getOrElse(1).max(1).min(1000)).map(Item(_, "Hello, World!")).toVector)
+        }
+      },
       path("db")(complete(Future(workloads.db())(using jdbc))),
       path("queries") {
         parameter("queries".optional) { count =>
@@ -59,7 +73,26 @@ final class Routes(workloads: JdbcWorkloads, sessions: JdbcSessions, hashFile: P
       pathPrefix("static")(getFromDirectory(staticDir)),
       path("ws")(handleWebSocketMessages(echo)),
     )
+
+  private def varyOnEncoding: Directive0 = mapResponse { response =>
+    if response.header[`Content-Encoding`].isDefined then response.addHeader(RawHeader("Vary", "Accept-Encoding"))
+    else response
   }
+
+  /**
+   * upload and upload-chunked: the entity's byte stream (Content-Length or chunked alike) folded into SHA-256 as it
+   * arrives. pekko.http.server.parsing.max-content-length (application.conf) fails the stream past 2 MiB, which
+   * Pekko HTTP's default exception handler answers with 413.
+   */
+  private def upload: Route =
+    extractDataBytes { bytes =>
+      val digest = MessageDigest.getInstance("SHA-256")
+      val read = bytes.runFold(0L) { (total, chunk) =>
+        chunk.asByteBuffers.foreach(buffer => digest.update(buffer))
+        total + chunk.length
+      }
+      onSuccess(read)(total => complete(s"$total ${HexFormat.of().formatHex(digest.digest())}"))
+    }
 
   /** The visitor in cookie uid; a new or unknown one gets a fresh uid, set by the response's cookie. */
   private def session: Route =
