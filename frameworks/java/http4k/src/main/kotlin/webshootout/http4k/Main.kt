@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig
 import com.zaxxer.hikari.HikariDataSource
 import org.eclipse.jetty.server.HttpConfiguration
 import org.eclipse.jetty.server.Server
+import org.eclipse.jetty.server.handler.SizeLimitHandler
 import org.eclipse.jetty.util.thread.QueuedThreadPool
 import org.http4k.core.PolyHandler
 import org.http4k.routing.websocket.bind as wsBind
@@ -41,7 +42,13 @@ fun main() {
     }
     jetty.addConnector(connector)
 
-    val server = PolyHandler(app.routes, ws = ws).asServer(Jetty(env.port(), jetty)).start()
+    val server = PolyHandler(app.routes, ws = ws).asServer(Jetty(env.port(), jetty))
+    // http4k has no request body limit of its own: Jetty's SizeLimitHandler around the handlers http4k gave the
+    // server answers 413 to a Content-Length over 2 MiB and fails a chunked body's read past it (Jetty 12's
+    // Handler guide, "SizeLimitHandler"; Jetty sets no limit by default). No response limit (-1).
+    val handlers = jetty.handler
+    jetty.handler = SizeLimitHandler(2L * 1024 * 1024, -1).apply { handler = handlers }
+    server.start()
     Runtime.getRuntime().addShutdownHook(Thread {
         server.stop()
         pool.close()
