@@ -1,5 +1,6 @@
 {-# LANGUAGE OverloadedStrings #-}
--- | The contract's workloads as one WAI application on Warp (Warp sets Server and Date).
+-- | The contract's workloads as one WAI application on Warp (Warp sets Server and Date), behind
+-- wai-extra's gzip middleware at its defaults (json-comp) and its request size limit (upload).
 module Main (main) where
 
 import Control.Monad (join)
@@ -12,6 +13,9 @@ import Network.Wai
 import Network.Wai.Application.Static (defaultFileServerSettings, staticApp)
 import Network.Wai.Handler.Warp
 import Network.Wai.Handler.WebSockets (websocketsOr)
+import Network.Wai.Middleware.Gzip (def, gzip)
+import Network.Wai.Middleware.RequestSizeLimit (defaultRequestSizeLimitSettings, requestSizeLimitMiddleware,
+                                                setMaxLengthForRequest)
 import qualified Network.WebSockets as WS
 import Web.Cookie (parseCookies, defaultSetCookie, renderSetCookie, setCookieName, setCookieValue,
                    setCookiePath, setCookieHttpOnly)
@@ -28,6 +32,7 @@ import Shootout.Fortune
 import Shootout.Hash
 import Shootout.Serve
 import Shootout.Session
+import Shootout.Upload
 import Shootout.World
 
 main :: IO ()
@@ -36,12 +41,21 @@ main = do
   pool <- newDbPool (envDatabaseUrl env) (envPoolSize env)
   cache <- newWorldCache pool
   let settings = setHost (fromString (envHost env)) (setPort (envPort env) defaultSettings)
-  serve settings (websocketsOr WS.defaultConnectionOptions echo (app env pool cache))
+  serve settings (websocketsOr WS.defaultConnectionOptions echo (gzip def (limitBodies (app env pool cache))))
+
+-- | wai-extra's request size limit: bodies over 2 MiB are answered 413, by Content-Length or once a chunked
+-- body's reads pass it (Network.Wai.Middleware.RequestSizeLimit; 2 MiB is also its default).
+limitBodies :: Middleware
+limitBodies = requestSizeLimitMiddleware
+  (setMaxLengthForRequest (\_ -> pure (Just (2 * 1024 * 1024))) defaultRequestSizeLimitSettings)
 
 app :: Env -> Pool Connection -> WorldCache -> Application
 app env pool cache req respond = case (requestMethod req, pathInfo req) of
   ("GET", ["plaintext"]) -> respond (text status200 "Hello, World!")
   ("GET", ["json"]) -> respond (json (object ["message" .= ("Hello, World!" :: String)]))
+  ("GET", ["json-comp"]) -> respond (json [object ["id" .= i, "message" .= ("Hello, World!" :: String)]
+                                          | i <- [1 .. clampItems (param "n")]])
+  ("POST", ["upload"]) -> uploadAnswer (getRequestBodyChunk req) >>= respond . text status200 . BL.fromStrict
   ("GET", ["db"]) -> randomId >>= \i -> withDb pool (`oneWorld` i) >>= respond . json
   ("GET", ["queries"]) -> withDb pool (`someWorlds` count "queries") >>= respond . json
   ("GET", ["updates"]) -> withDb pool (`updateWorlds` count "queries") >>= respond . json
