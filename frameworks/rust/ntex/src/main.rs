@@ -1,5 +1,10 @@
 //! webshootout workloads on ntex 3 (see docs/workloads.md): WORKERS workers, each a single-threaded
 //! tokio runtime (ntex's `tokio` feature), like actix.
+// Three nested middlewares (DefaultHeaders, Vary, Compress) make the server future's type deeper than rustc's
+// default query depth of 128; rustc's own advice is to raise the limit.
+#![recursion_limit = "256"]
+
+mod vary;
 
 use std::sync::Arc;
 
@@ -8,11 +13,11 @@ use ntex::http::{HttpMessage, StatusCode};
 use ntex::service::{fn_factory_with_config, fn_service};
 use ntex::web::{self, HttpRequest, HttpResponse, types, ws};
 use ntex::time::Seconds;
-use ntex::util::ByteString;
+use ntex::util::{ByteString, Bytes};
 use serde::Serialize;
 use shootout_common::env::Env;
 use shootout_common::techempower::{self, CountQuery, QueriesQuery, Template, WorldCache};
-use shootout_common::workloads::{self, HashQuery, Pool, SESSION_COOKIE, World};
+use shootout_common::workloads::{self, HashQuery, ItemsQuery, Pool, SESSION_COOKIE, World};
 
 const TEXT: &str = "text/plain; charset=utf-8";
 const HTML: &str = "text/html; charset=utf-8";
@@ -54,6 +59,22 @@ async fn plaintext() -> HttpResponse {
 #[web::get("/json")]
 async fn json() -> types::Json<Message> {
     types::Json(Message { message: "Hello, World!" })
+}
+
+/// Compressed by the App's Compress middleware (gzip or deflate as Accept-Encoding asks).
+#[web::get("/json-comp")]
+async fn json_comp(query: types::Query<ItemsQuery>) -> HttpResponse {
+    match workloads::parse_items(query.n.as_deref()) {
+        Ok(n) => HttpResponse::Ok().json(&workloads::items(n)),
+        Err(reason) => HttpResponse::build(StatusCode::BAD_REQUEST).content_type(TEXT).body(reason),
+    }
+}
+
+/// The body through ntex's Bytes extractor, whose limit is the PayloadConfig in the App's state (a larger body
+/// is answered 413); ntex's h1 codec decodes a chunked body before it.
+#[web::post("/upload")]
+async fn upload(body: Bytes) -> HttpResponse {
+    HttpResponse::Ok().content_type(TEXT).body(workloads::upload_answer(&body))
 }
 
 #[web::get("/db")]
@@ -140,8 +161,14 @@ async fn main() -> std::io::Result<()> {
         // DefaultHeaders is ntex's middleware for a header on every response.
         web::App::new()
             .state(app.clone())
+            // The Bytes extractor's limit (ntex's default 256 KiB), set as ntex's docs show: 2 MiB.
+            .state(types::PayloadConfig::new(workloads::BODY_LIMIT))
+            // ntex's response compression on the whole App, as its docs apply it: the coding from Accept-Encoding,
+            // flate2's fast level (ntex's), no minimum size; then Vary on what it compressed (src/vary.rs).
+            .middleware(web::middleware::Compress::default())
+            .middleware(vary::VaryEncoding)
             .middleware(web::middleware::DefaultHeaders::new().header(header::SERVER, HeaderValue::from_static("ntex")))
-            .service((plaintext, json, db, queries, updates, fortunes, cached, session, hash, websocket))
+            .service((plaintext, json, json_comp, upload, db, queries, updates, fortunes, cached, session, hash, websocket))
             .service(ntex_files::Files::new("/static", &static_dir))
     })
     .workers(env.workers)
