@@ -9,7 +9,7 @@ import asyncio
 import aiohttp_jinja2
 import jinja2
 from aiohttp import WSMsgType, web
-from shootout_common import asyncpg_queries, env, hashing, sessions
+from shootout_common import asyncpg_queries, env, hashing, jsoncomp, sessions, upload
 from shootout_common import techempower as te
 
 HASH_FILE = env.value("HASH_FILE")
@@ -78,6 +78,21 @@ async def cached_queries(request: web.Request) -> web.Response:
     return web.json_response(request.app[WORLD_CACHE].pick(te.count(request.query.get("count"))))
 
 
+async def json_comp(request: web.Request) -> web.Response:
+    response = web.json_response(jsoncomp.items(jsoncomp.count(request.query.get("n"))))
+    # aiohttp's compression is a setting of the answer (StreamResponse.enable_compression, aiohttp's Web Server
+    # Advanced docs): deflate or gzip by the request's Accept-Encoding, zlib's default level, no minimum size. It
+    # adds no Vary, which a cache needs to tell the encodings apart.
+    response.enable_compression()
+    response.headers["Vary"] = "Accept-Encoding"
+    return response
+
+
+async def upload_body(request: web.Request) -> web.Response:
+    # request.read(): the whole body, dechunked by aiohttp's parser; past client_max_size it raises 413.
+    return text(upload.answer(await request.read()))
+
+
 async def echo(request: web.Request) -> web.WebSocketResponse:
     ws = web.WebSocketResponse()
     await ws.prepare(request)
@@ -98,7 +113,9 @@ def create_app(pool_size: int) -> web.Application:
             await asyncpg_queries.fill_cache(app[WORLD_CACHE], pool)
             yield
 
-    app = web.Application()
+    # client_max_size: aiohttp's request body limit (web.Application's argument, 1 MiB by default, the largest body
+    # the check sends), enforced by request.read() with a 413.
+    app = web.Application(client_max_size=upload.MAX_BODY)
     app.cleanup_ctx.append(database)
     # aiohttp-jinja2, aiohttp's Jinja2 integration; it turns autoescaping on by default.
     aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader("templates"))
@@ -112,6 +129,8 @@ def create_app(pool_size: int) -> web.Application:
     app.router.add_get("/updates", updates)
     app.router.add_get("/fortunes", fortunes)
     app.router.add_get("/cached-queries", cached_queries)
+    app.router.add_get("/json-comp", json_comp)
+    app.router.add_post("/upload", upload_body)
     app.router.add_get("/ws", echo)
     # aiohttp's static route (sendfile underneath) serves STATIC_DIR at /static.
     app.router.add_static("/static", env.value("STATIC_DIR"))
