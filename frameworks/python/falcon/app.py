@@ -5,7 +5,8 @@ import random
 
 import falcon
 import jinja2
-from shootout_common import env, hashing, psycopg_queries, psycopg_sessions
+from falcon_compression.middleware import CompressionMiddleware
+from shootout_common import env, hashing, jsoncomp, psycopg_queries, psycopg_sessions, upload
 from shootout_common import techempower as te
 
 HASH_FILE = env.value("HASH_FILE")
@@ -89,7 +90,37 @@ class CachedQueries:
         resp.media = world_cache.pick(te.count(req.get_param("count")))
 
 
-app = falcon.App()
+class JsonComp:
+    def on_get(self, req: falcon.Request, resp: falcon.Response) -> None:
+        resp.media = jsoncomp.items(jsoncomp.count(req.get_param("n")))
+
+
+def too_large() -> falcon.HTTPContentTooLarge:
+    return falcon.HTTPContentTooLarge(description=f"the body is over {upload.MAX_BODY} bytes")
+
+
+class Upload:
+    def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
+        # Falcon sets no body limit of its own (its docs leave it to the server or proxy; gunicorn has none): the
+        # handler refuses a declared length over it at once, and a chunked body once it grows past it.
+        if (req.content_length or 0) > upload.MAX_BODY:
+            raise too_large()
+        # bounded_stream reads Content-Length bytes, none of a chunked body. A server that sets
+        # wsgi.input_terminated (gunicorn) ends wsgi.input at the body's end whatever its framing, so req.stream is
+        # read to its end there, as Falcon's Request.stream docs allow.
+        stream = req.stream if req.env.get("wsgi.input_terminated") else req.bounded_stream
+        digest = upload.BodyDigest()
+        while piece := stream.read(65536):
+            digest.update(piece)
+            if digest.size > upload.MAX_BODY:
+                raise too_large()
+        text(resp, digest.answer())
+
+
+# falcon-compression: the compression middleware Falcon's maintainers point to (Falcon has none of its own), at its
+# defaults: gzip level 6 or brotli quality 4 by the client's Accept-Encoding, for answers of 200 bytes and more,
+# Vary: Accept-Encoding added. App-wide, as middleware is.
+app = falcon.App(middleware=[CompressionMiddleware()])
 
 # falcon-tuned (FALCON_JSON=orjson, set by that variant's start): the JSON media handler on orjson, as
 # Falcon's JSONHandler docs name it ("you can often realize a significant performance boost under CPython
@@ -116,5 +147,7 @@ app.add_route("/queries", Queries())
 app.add_route("/updates", Updates())
 app.add_route("/fortunes", Fortunes())
 app.add_route("/cached-queries", CachedQueries())
+app.add_route("/json-comp", JsonComp())
+app.add_route("/upload", Upload())
 # Falcon's own static route serves STATIC_DIR at /static.
 app.add_static_route("/static", env.value("STATIC_DIR"))

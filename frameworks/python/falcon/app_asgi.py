@@ -9,7 +9,7 @@ import random
 import falcon
 import falcon.asgi
 import jinja2
-from shootout_common import asyncpg_queries, env, hashing, sessions
+from shootout_common import asyncpg_queries, env, hashing, sessions, upload
 from shootout_common import techempower as te
 
 HASH_FILE = env.value("HASH_FILE")
@@ -107,6 +107,25 @@ class CachedQueries:
         resp.media = Pool.world_cache.pick(te.count(req.get_param("count")))
 
 
+def too_large() -> falcon.HTTPContentTooLarge:
+    return falcon.HTTPContentTooLarge(description=f"the body is over {upload.MAX_BODY} bytes")
+
+
+class Upload:
+    async def on_post(self, req, resp) -> None:
+        # Falcon sets no body limit of its own (nor does uvicorn): a declared length over it is refused at once, a
+        # chunked body once it grows past it.
+        if (req.content_length or 0) > upload.MAX_BODY:
+            raise too_large()
+        # req.stream: the body as the ASGI server hands it over (dechunked), piece by piece.
+        digest = upload.BodyDigest()
+        async for piece in req.stream:
+            digest.update(piece)
+            if digest.size > upload.MAX_BODY:
+                raise too_large()
+        text(resp, digest.answer())
+
+
 class Echo:
     async def on_websocket(self, req, ws: falcon.asgi.WebSocket) -> None:
         await ws.accept()
@@ -129,5 +148,6 @@ app.add_route("/queries", Queries())
 app.add_route("/updates", Updates())
 app.add_route("/fortunes", Fortunes())
 app.add_route("/cached-queries", CachedQueries())
+app.add_route("/upload", Upload())
 app.add_route("/ws", Echo())
 app.add_static_route("/static", env.value("STATIC_DIR"))
