@@ -7,8 +7,9 @@ from sanic import Sanic
 from sanic.response import HTTPResponse
 from sanic.response import json as json_response
 from sanic.response import text
+from sanic_compress import Compress
 from sanic_ext import render
-from shootout_common import asyncpg_queries, env, hashing, sessions
+from shootout_common import asyncpg_queries, env, hashing, jsoncomp, sessions, upload
 from shootout_common import techempower as te
 
 from http_date import http_date
@@ -19,6 +20,13 @@ app = Sanic("webshootout")
 # Sanic Extensions (installed for its Jinja2 templating, which autoescapes .html templates) would also
 # serve OpenAPI documents and UIs: a production API does not.
 app.config.OAS = False
+# Sanic's request body limit (its configuration docs, REQUEST_MAX_SIZE, 100 MB by default): a 413 past it, for a
+# chunked body as it arrives.
+app.config.REQUEST_MAX_SIZE = upload.MAX_BODY
+# Sanic has no compression of its own; sanic_compress, the port of Flask-Compress to Sanic, at its defaults: gzip
+# level 6 for application/json (and HTML, CSS, XML, JavaScript) answers of 500 bytes and more whose client accepts
+# gzip, Vary: Accept-Encoding added. A response middleware, so app-wide.
+Compress(app)
 app.static("/static", env.value("STATIC_DIR"), name="static")
 
 
@@ -109,6 +117,17 @@ async def fortunes(request) -> HTTPResponse:
 @app.get("/cached-queries")
 async def cached_queries(request) -> HTTPResponse:
     return json_response(request.app.ctx.world_cache.pick(te.count(request.args.get("count"))))
+
+
+@app.get("/json-comp")
+async def json_comp(request) -> HTTPResponse:
+    return json_response(jsoncomp.items(jsoncomp.count(request.args.get("n"))))
+
+
+@app.post("/upload")
+async def upload_body(request) -> HTTPResponse:
+    # request.body: Sanic reads the whole body (dechunked) before the handler runs, as it does by default.
+    return text(upload.answer(request.body))
 
 
 @app.websocket("/ws")
