@@ -4,13 +4,14 @@ import asyncio
 import contextlib
 from pathlib import Path
 
-from litestar import Litestar, MediaType, Request, Response, get, websocket_listener
+from litestar import Litestar, MediaType, Request, Response, get, post, websocket_listener
+from litestar.config.compression import CompressionConfig
 from litestar.datastructures import Cookie, State
 from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.response import Template
 from litestar.static_files import create_static_files_router
 from litestar.template.config import TemplateConfig
-from shootout_common import asyncpg_queries, env, hashing, sessions
+from shootout_common import asyncpg_queries, env, hashing, jsoncomp, sessions, upload
 from shootout_common import techempower as te
 
 HASH_FILE = env.value("HASH_FILE")
@@ -88,6 +89,22 @@ async def cached_queries(state: State, count: str | None = None) -> list[dict[st
     return state.world_cache.pick(te.count(count))
 
 
+@get("/json-comp")
+async def json_comp(n: str | None = None) -> list[dict[str, int | str]]:
+    return jsoncomp.items(jsoncomp.count(n))
+
+
+# 200, not a POST handler's default 201: the answer creates nothing.
+@post("/upload", media_type=MediaType.TEXT, status_code=200)
+async def upload_body(request: Request) -> str:
+    # request.stream(): the body as the server hands it over, hashed piece by piece; Litestar stops it with a 413
+    # past request_max_body_size.
+    digest = upload.BodyDigest()
+    async for piece in request.stream():
+        digest.update(piece)
+    return digest.answer()
+
+
 @websocket_listener("/ws")
 async def echo(data: str) -> str:
     return data
@@ -95,10 +112,17 @@ async def echo(data: str) -> str:
 
 app = Litestar(
     route_handlers=[
-        plaintext, async_, json_, db, session, hash_, queries, updates, fortunes, cached_queries, echo,
+        plaintext, async_, json_, db, session, hash_, queries, updates, fortunes, cached_queries, json_comp,
+        upload_body, echo,
         create_static_files_router(path="/static", directories=[env.value("STATIC_DIR")]),
     ],
     lifespan=[database],
     # Litestar's Jinja2 engine, which turns autoescaping on.
     template_config=TemplateConfig(directory=Path("templates"), engine=JinjaTemplateEngine),
+    # Litestar's compression (Usage > Middleware > Built-in middlewares > Compression), gzip at its defaults:
+    # level 9 for answers of 500 bytes and more whose client accepts gzip, Vary: Accept-Encoding added.
+    compression_config=CompressionConfig(backend="gzip"),
+    # Litestar's request body limit (Litestar(request_max_body_size=...), 10 MB by default): a 413 past it, chunked
+    # bodies counted as they arrive.
+    request_max_body_size=upload.MAX_BODY,
 )
