@@ -14,6 +14,7 @@ import (
 	gojson "github.com/goccy/go-json"
 	"github.com/gofiber/contrib/websocket"
 	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/compress"
 	"github.com/gofiber/template/html/v2"
 
 	"webshootout/common"
@@ -89,7 +90,11 @@ func main() {
 	views := html.NewFileSystem(http.FS(common.Templates), ".html")
 	// Prefork stays off (fiber's default): one process on GOMAXPROCS = WORKERS threads, like the other Go
 	// stacks. No logger middleware: no access log. Fasthttp sends this Server name and a Date it refreshes.
+	// BodyLimit is fiber's own limit on request bodies (docs.gofiber.io/v2.x/api/fiber, Config: "Max body
+	// size that the server accepts", default 4 * 1024 * 1024), at 2 MiB for upload: fasthttp (its
+	// MaxRequestBodySize) stops reading a larger body, chunked or not, and answers 413.
 	config := fiber.Config{
+		BodyLimit:             common.MaxUpload,
 		ServerHeader:          "Fiber",
 		Views:                 views,
 		DisableStartupMessage: true,
@@ -112,6 +117,12 @@ func main() {
 	server.Get("/updates", a.updates)
 	server.Get("/fortunes", a.fortunes)
 	server.Get("/cached-queries", a.cached)
+	// Fiber's own compress middleware at its defaults (LevelDefault: fasthttp's CompressHandlerBrotliLevel,
+	// br or gzip or deflate as Accept-Encoding asks, from 200 bytes, with Vary: Accept-Encoding), as route
+	// middleware: fiber runs a route's handlers in turn, each calling c.Next.
+	server.Get("/json-comp", compress.New(), func(c *fiber.Ctx) error { return c.JSON(common.Items(c.Query("n"))) })
+	// fasthttp has read the whole body, Content-Length or chunked, before the handler runs; c.Body is it.
+	server.Post("/upload", func(c *fiber.Ctx) error { return c.SendString(common.UploadAnswerOf(c.Body())) })
 	server.Get("/ws", websocket.New(func(conn *websocket.Conn) { common.Echo(conn) }))
 	server.Static("/static", b.StaticDir)
 
