@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"log"
 	"net/http"
 	"time"
@@ -82,6 +83,21 @@ func (h *handlers) hash(ctx iris.Context) {
 	ctx.Text("%s", body)
 }
 
+// upload answers for the body as ctx.GetBody reads it, through the iris.LimitRequestBodySize put before it
+// (net/http's MaxBytesReader underneath): past the limit the read fails and the answer is 413.
+func upload(ctx iris.Context) {
+	body, err := ctx.GetBody()
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		ctx.StopWithError(iris.StatusRequestEntityTooLarge, err)
+	case err != nil:
+		ctx.StopWithError(iris.StatusBadRequest, err)
+	default:
+		ctx.Text("%s", common.UploadAnswerOf(body))
+	}
+}
+
 // echo sends a WebSocket message back to its sender as it came.
 func echo(nsConn *websocket.NSConn, msg websocket.Message) error {
 	nsConn.Conn.Write(msg)
@@ -122,6 +138,13 @@ func main() {
 	app.Get("/updates", h.updates)
 	app.Get("/fortunes", h.fortunes)
 	app.Get("/cached-queries", h.cached)
+	// iris.Compression, Iris's own compression middleware, as route middleware (its doc: "app.Use (for
+	// matched routes)"; a route's handlers run in turn): the client's preferred of gzip, deflate, br and
+	// snappy (context.AllEncodings) at each one's default level, any size, Vary: Accept-Encoding.
+	app.Get("/json-comp", iris.Compression, func(ctx iris.Context) { ctx.JSON(common.Items(ctx.URLParam("n"))) })
+	// iris.LimitRequestBodySize, Iris's request-body limit ("sets a request body size limit for all next
+	// handlers in the chain"), at 2 MiB as route middleware, the form of Iris's upload examples.
+	app.Post("/upload", iris.LimitRequestBodySize(common.MaxUpload), upload)
 	// Iris's WebSocket module (neffos on gorilla/websocket) in its native-messages form: one unnamed
 	// namespace whose only event is OnNativeMessage takes plain WebSocket clients, not neffos's own protocol.
 	ws := websocket.New(websocket.DefaultGorillaUpgrader, websocket.Events{websocket.OnNativeMessage: echo})
