@@ -6,6 +6,7 @@ replace webshootout/common => ../common
 
 require (
 	github.com/cloudwego/hertz v0.10.4
+	github.com/hertz-contrib/gzip v0.0.3
 	github.com/hertz-contrib/http2 v0.1.8
 	github.com/hertz-contrib/websocket v0.2.0
 	webshootout/common v0.0.0

@@ -19,6 +19,7 @@ import (
 	"github.com/cloudwego/hertz/pkg/network/standard"
 	"github.com/cloudwego/hertz/pkg/protocol"
 	"github.com/cloudwego/hertz/pkg/protocol/consts"
+	"github.com/hertz-contrib/gzip"
 	"github.com/hertz-contrib/http2/factory"
 	"github.com/hertz-contrib/websocket"
 
@@ -126,6 +127,9 @@ func options(b *common.Backend) []config.Option {
 	opts := []config.Option{
 		server.WithHostPorts(b.Addr),
 		server.WithDisablePrintRoute(true),
+		// Hertz's own request-body limit ("sets the limitation of request body size", default 4 MB), at
+		// 2 MiB for upload: past it, Content-Length or chunked, the server stops reading and answers 413.
+		server.WithMaxRequestBodySize(common.MaxUpload),
 	}
 	if !b.TLS() {
 		return append(opts, server.WithTransport(netpoll.NewTransporter))
@@ -186,6 +190,16 @@ func main() {
 	srv.GET("/fortunes", h.fortunes)
 	srv.GET("/cached-queries", h.cached)
 	srv.GET("/ws", h.echo)
+	// hertz-contrib/gzip, Hertz's gzip middleware (cloudwego.io/docs/hertz/tutorials/basic-feature/middleware/
+	// gzip), at gzip.DefaultCompression as route middleware: gzip for any size once the handler has written
+	// the body, Vary: Accept-Encoding.
+	srv.GET("/json-comp", gzip.Gzip(gzip.DefaultCompression), func(ctx context.Context, c *app.RequestContext) {
+		c.JSON(consts.StatusOK, common.Items(c.Query("n")))
+	})
+	// The server has read the whole body, Content-Length or chunked, before the handler runs.
+	srv.POST("/upload", func(ctx context.Context, c *app.RequestContext) {
+		c.String(consts.StatusOK, common.UploadAnswerOf(c.Request.Body()))
+	})
 	// Hertz's file handler looks the request path up under Root as it is; the stripper drops "/static".
 	srv.StaticFS("/static", &app.FS{Root: b.StaticDir, PathRewrite: app.NewPathSlashesStripper(1),
 		IndexNames: []string{"index.html"}})
