@@ -8,7 +8,12 @@ import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
+import io.undertow.server.RequestTooBigException;
 import io.undertow.server.handlers.BlockingHandler;
+import io.undertow.server.handlers.encoding.ContentEncodingRepository;
+import io.undertow.server.handlers.encoding.DeflateEncodingProvider;
+import io.undertow.server.handlers.encoding.EncodingHandler;
+import io.undertow.server.handlers.encoding.GzipEncodingProvider;
 import io.undertow.server.handlers.resource.PathResourceManager;
 import io.undertow.util.Headers;
 import io.undertow.util.StatusCodes;
@@ -22,7 +27,9 @@ import javax.net.ssl.SSLContext;
 import webshootout.common.Env;
 import webshootout.common.Hashing;
 import webshootout.common.JdbcWorkloads;
+import webshootout.common.JsonComp;
 import webshootout.common.PemKeyStore;
+import webshootout.common.Upload;
 
 /**
  * Undertow core on its own XNIO server: a PathHandler in front of a RoutingHandler, non-blocking handlers on the
@@ -53,6 +60,8 @@ public final class Main {
                 .get("/json", exchange -> json(exchange, mapper.writeValueAsBytes(Map.of("message", "Hello, World!"))))
                 .get("/cached-queries", exchange -> json(exchange,
                         mapper.writeValueAsBytes(workloads.cached(param(exchange, "count")))))
+                .get("/json-comp", exchange -> jsonComp(exchange, mapper))
+                .post("/upload", Main::upload)
                 // JDBC and the hash file read block: BlockingHandler moves them to XNIO's worker threads.
                 .get("/db", new BlockingHandler(exchange -> json(exchange, mapper.writeValueAsBytes(workloads.db()))))
                 .get("/queries", new BlockingHandler(exchange -> json(exchange,
@@ -70,9 +79,16 @@ public final class Main {
 
         // Undertow sends Date itself (UndertowOptions.ALWAYS_SET_DATE, on by default, cached per second) but no
         // Server header: the contract's fallback, its name.
+        // Response compression: Undertow's EncodingHandler with the encodings its own "compress" handler registers
+        // (EncodingHandler.Builder): gzip (priority 100) and deflate (10) at the JDK's default level, no size predicate, so
+        // any answer to a request that accepts them; none for br, which gets identity. In front of every route.
+        // It sets no Vary: json-comp names Accept-Encoding itself.
+        HttpHandler compressed = new EncodingHandler(root, new ContentEncodingRepository()
+                .addEncodingHandler("gzip", new GzipEncodingProvider(), 100)
+                .addEncodingHandler("deflate", new DeflateEncodingProvider(), 10));
         HttpHandler withServer = exchange -> {
             exchange.getResponseHeaders().put(Headers.SERVER, "Undertow");
-            root.handleRequest(exchange);
+            compressed.handleRequest(exchange);
         };
 
         Undertow.Builder builder = Undertow.builder()
@@ -80,6 +96,9 @@ public final class Main {
                 // max(CPUs, 2)) and 8 worker threads per IO thread (its default ioThreads * 8).
                 .setIoThreads(env.workers())
                 .setWorkerThreads(8 * env.workers())
+                // Request bodies: Undertow's documented MAX_ENTITY_SIZE (unlimited unless set), which fails the read of
+                // a larger body (its Content-Length, or a chunked body once it passes it) and ends the connection.
+                .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, (long) Upload.LIMIT)
                 .setHandler(withServer);
         if (tls == null) {
             // ENABLE_HTTP2 on a cleartext listener: h2c by prior knowledge (and by Upgrade) beside HTTP/1.1.
@@ -105,6 +124,44 @@ public final class Main {
     static void json(HttpServerExchange exchange, byte[] body) {
         exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/json");
         exchange.getResponseSender().send(ByteBuffer.wrap(body));
+    }
+
+    /** json-comp: Jackson's bytes, like json, on the IO thread (no I/O to wait for). */
+    private static void jsonComp(HttpServerExchange exchange, ObjectMapper mapper) throws Exception {
+        String raw = param(exchange, "n");
+        String reason = JsonComp.reason(raw);
+        if (reason != null) {
+            exchange.setStatusCode(StatusCodes.BAD_REQUEST);
+            exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, TEXT);
+            exchange.getResponseSender().send(reason);
+            return;
+        }
+        exchange.getResponseHeaders().put(Headers.VARY, Headers.ACCEPT_ENCODING_STRING);
+        json(exchange, mapper.writeValueAsBytes(JsonComp.items(Integer.parseInt(raw))));
+    }
+
+    /**
+     * upload: the body through Undertow's Receiver as it arrives (receivePartialBytes, non-blocking on the IO
+     * thread), each piece into SHA-256. A body over MAX_ENTITY_SIZE fails the read: 413, and the connection closes.
+     */
+    private static void upload(HttpServerExchange exchange) {
+        Upload upload = new Upload();
+        exchange.getRequestReceiver().receivePartialBytes((ex, piece, last) -> {
+            upload.update(piece);
+            if (last) {
+                ex.getResponseHeaders().put(Headers.CONTENT_TYPE, TEXT);
+                ex.getResponseSender().send(upload.answer());
+            }
+        }, (ex, failure) -> {
+            if (failure instanceof RequestTooBigException && !ex.isResponseStarted()) {
+                ex.setStatusCode(StatusCodes.REQUEST_ENTITY_TOO_LARGE);
+                ex.setPersistent(false);
+                ex.endExchange();
+            } else {
+                ex.setStatusCode(StatusCodes.INTERNAL_SERVER_ERROR);
+                ex.endExchange();
+            }
+        });
     }
 
     private static void hash(HttpServerExchange exchange, Path hashFile) throws Exception {
