@@ -6,7 +6,8 @@ use cookie::SameSite;
 use serde::Serialize;
 use shootout_common::env::Env;
 use shootout_common::techempower::{self, CountQuery, QueriesQuery, Template, WorldCache};
-use shootout_common::workloads::{self, HashQuery, Pool, SESSION_COOKIE, World};
+use shootout_common::workloads::{self, HashQuery, Item, ItemsQuery, Pool, SESSION_COOKIE, World};
+use xitca_web::bytes::Bytes;
 use xitca_web::error::Error;
 use xitca_web::handler::cookie::{Cookie, CookieJar};
 use xitca_web::handler::html::Html;
@@ -14,10 +15,12 @@ use xitca_web::handler::json::Json;
 use xitca_web::handler::query::Query;
 use xitca_web::handler::state::StateRef;
 use xitca_web::handler::websocket::{Message as WsMessage, WebSocket};
+use xitca_web::handler::body::Limit;
 use xitca_web::handler::handler_service;
-use xitca_web::http::header::{HeaderValue, SERVER};
+use xitca_web::http::header::{CONTENT_ENCODING, HeaderValue, SERVER, VARY};
 use xitca_web::http::{StatusCode, WebResponse};
-use xitca_web::route::get;
+use xitca_web::middleware::compress::Compress;
+use xitca_web::route::{get, post};
 use xitca_web::service::Service;
 use xitca_web::service::file::ServeDir;
 use xitca_web::{App, WebContext};
@@ -46,6 +49,18 @@ async fn plaintext() -> &'static str {
 
 async fn json() -> Json<Message> {
     Json(Message { message: "Hello, World!" })
+}
+
+/// Compressed by the App's Compress middleware (gzip as Accept-Encoding asks).
+async fn json_comp(Query(query): Query<ItemsQuery>) -> Result<Json<Vec<Item>>, Error> {
+    let n = workloads::parse_items(query.n.as_deref()).map_err(|_| Error::from(StatusCode::BAD_REQUEST))?;
+    Ok(Json(workloads::items(n)))
+}
+
+/// The body read whole by xitca-web's Bytes extractor paired with its Limit marker, xitca-web's per-handler body
+/// limit: past 2 MiB it stops reading and answers 400. xitca-http decodes a chunked body before it.
+async fn upload((body, _): (Bytes, Limit<{ workloads::BODY_LIMIT }>)) -> String {
+    workloads::upload_answer(&body)
 }
 
 async fn db(StateRef(app): StateRef<'_, State>) -> Result<Json<World>, Error> {
@@ -118,6 +133,18 @@ where
     Ok(response)
 }
 
+/// xitca-web's Compress sets Content-Encoding but no Vary, which caches need on an answer it compressed.
+async fn vary_encoding<S, ResB, E>(service: &S, ctx: WebContext<'_, AppState>) -> Result<WebResponse<ResB>, E>
+where
+    S: for<'r> Service<WebContext<'r, AppState>, Response = WebResponse<ResB>, Error = E>,
+{
+    let mut response = service.call(ctx).await?;
+    if response.headers().contains_key(CONTENT_ENCODING) {
+        response.headers_mut().append(VARY, HeaderValue::from_static("accept-encoding"));
+    }
+    Ok(response)
+}
+
 fn main() -> std::io::Result<()> {
     let env = Env::load().unwrap_or_else(|error| {
         eprintln!("xitca-web-shootout: {error}");
@@ -128,6 +155,8 @@ fn main() -> std::io::Result<()> {
         .with_state(state)
         .at("/plaintext", get(handler_service(plaintext)))
         .at("/json", get(handler_service(json)))
+        .at("/json-comp", get(handler_service(json_comp)))
+        .at("/upload", post(handler_service(upload)))
         .at("/db", get(handler_service(db)))
         .at("/queries", get(handler_service(queries)))
         .at("/updates", get(handler_service(updates)))
@@ -139,6 +168,10 @@ fn main() -> std::io::Result<()> {
         // xitca-web's ServeDir maps the request path onto the directory, so it is mounted at the root as in
         // xitca-web's file example: a path that no route above matches is looked up under STATIC_DIR.
         .at("/", ServeDir::new(env.static_dir.clone()))
+        // xitca-web's response compression on the whole App, as its docs enclose it: the coding from
+        // Accept-Encoding, flate2's fast level (http-encoding's), bodies of known size from 64 bytes.
+        .enclosed(Compress)
+        .enclosed_fn(vary_encoding)
         .enclosed_fn(server_header)
         .serve()
         // WORKERS worker threads, each a single-threaded tokio runtime accepting on the shared listener.
