@@ -9,12 +9,15 @@ use serde::Serialize;
 use shootout_common::env::Env;
 use shootout_common::runtime;
 use shootout_common::techempower::{self, CountQuery, QueriesQuery, Template, WorldCache};
-use shootout_common::workloads::{self, HashQuery, Pool, SESSION_COOKIE};
+use shootout_common::workloads::{self, HashQuery, ItemsQuery, Pool, SESSION_COOKIE};
 use viz::handlers::serve::Dir;
-use viz::header::{HeaderValue, SERVER};
-use viz::middleware::cookie;
-use viz::types::{Cookie, Cookies, Message, Query, SameSite, State, WebSocket};
-use viz::{Error, Handler, HandlerExt, IntoHandler, IntoResponse, Next, Request, Response, ResponseExt, Result, Router, StatusCode};
+use viz::header::{CONTENT_ENCODING, HeaderValue, SERVER, VARY};
+use viz::middleware::{compression, cookie, limits};
+use viz::types::{Cookie, Cookies, Limits, Message, Query, SameSite, State, WebSocket};
+use viz::{
+    Error, Handler, HandlerExt, IntoHandler, IntoResponse, Next, Request, RequestLimitsExt, Response, ResponseExt, Result,
+    Router, StatusCode,
+};
 
 use crate::listener::{NoDelay, Tls};
 
@@ -42,6 +45,22 @@ async fn plaintext(_: Request) -> Result<&'static str> {
 
 async fn json(_: Request) -> Result<Response> {
     Ok(Response::json(Hello { message: "Hello, World!" })?)
+}
+
+/// Compressed by viz's compression middleware on the router (gzip, br or deflate as Accept-Encoding asks).
+async fn json_comp(Query(query): Query<ItemsQuery>) -> Result<Response> {
+    match workloads::parse_items(query.n.as_deref()) {
+        Ok(n) => Ok(Response::json(workloads::items(n))?),
+        Err(reason) => Ok((StatusCode::BAD_REQUEST, reason).into_response()),
+    }
+}
+
+/// The body read whole by viz's RequestLimitsExt::bytes_with, under the "bytes" limit the limits middleware on the
+/// router sets (413 past it), as viz's own text_with_limit reads; hyper decodes a chunked body before it.
+async fn upload(mut req: Request) -> Result<String> {
+    let limit = req.limits().get("bytes");
+    let body = req.bytes_with(limit, Limits::NORMAL).await?;
+    Ok(workloads::upload_answer(&body))
 }
 
 async fn db(State(app): AppState) -> Result<Response> {
@@ -117,11 +136,25 @@ where
     Ok(response)
 }
 
+/// viz's compression middleware sets Content-Encoding but no Vary, which caches need on an answer it compressed.
+async fn vary_encoding<H>((request, handler): Next<Request, H>) -> Result<Response>
+where
+    H: Handler<Request, Output = Result<Response>>,
+{
+    let mut response = handler.call(request).await?;
+    if response.headers().contains_key(CONTENT_ENCODING) {
+        response.headers_mut().append(VARY, HeaderValue::from_static("accept-encoding"));
+    }
+    Ok(response)
+}
+
 fn router(env: &Env) -> Router {
     let app = Arc::new(App { pool: workloads::pool(env), hash_file: env.hash_file.clone(), cache: WorldCache::default() });
     Router::new()
         .get("/plaintext", plaintext)
         .get("/json", json)
+        .get("/json-comp", json_comp.into_handler())
+        .post("/upload", upload)
         .get("/db", db.into_handler())
         .get("/queries", queries.into_handler())
         .get("/updates", updates.into_handler())
@@ -134,6 +167,13 @@ fn router(env: &Env) -> Router {
         .get("/static/*", Dir::new(&env.static_dir))
         // `with` and `with_handler` wrap the routes added above them.
         .with(State::new(app))
+        // viz's Limits (its limits middleware): "bytes", RequestLimitsExt's name for a raw body (8 KiB by default),
+        // set to the contract's 2 MiB.
+        .with(limits::Config::new().limits(Limits::default().set("bytes", workloads::BODY_LIMIT as u64)))
+        // viz's response compression on every route: the coding from Accept-Encoding, async-compression's default
+        // level; then Vary on what it compressed.
+        .with(compression::Config)
+        .with_handler(vary_encoding)
         .with_handler(server_header)
 }
 
