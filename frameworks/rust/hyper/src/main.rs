@@ -11,18 +11,20 @@ use std::time::Duration;
 use bytes::Bytes;
 use futures_util::stream::MapOk;
 use futures_util::{SinkExt, StreamExt, TryStreamExt};
-use http_body_util::{Either, Full, StreamBody};
+use http_body_util::{BodyExt, Either, Full, LengthLimitError, Limited, StreamBody};
 use hyper::body::{Frame, Incoming};
 use hyper::header::{self, HeaderValue};
-use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
+use hyper_util::service::TowerToHyperService;
 use serde::Serialize;
 use shootout_common::env::Env;
 use shootout_common::runtime;
 use shootout_common::techempower::{self, Template, WorldCache};
-use shootout_common::workloads::{self, Pool};
+use shootout_common::workloads::{self, BodyDigest, Pool};
+use tower::Layer;
+use tower_http::compression::CompressionLayer;
 use tokio::fs::File;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_tungstenite::WebSocketStream;
@@ -69,12 +71,15 @@ fn param(request: &Request<Incoming>, name: &str) -> Option<String> {
 }
 
 async fn route(app: Arc<App>, request: Request<Incoming>) -> Result<Response<Body>, Infallible> {
-    let answer = if request.method() != Method::GET {
+    let answer = if request.method() == Method::POST && request.uri().path() == "/upload" {
+        upload(request).await
+    } else if request.method() != Method::GET {
         Ok(full(StatusCode::METHOD_NOT_ALLOWED, TEXT, "method not allowed"))
     } else {
         match request.uri().path() {
             "/plaintext" => Ok(full(StatusCode::OK, TEXT, Bytes::from_static(b"Hello, World!"))),
             "/json" => json(&Message_ { message: "Hello, World!" }),
+            "/json-comp" => json_comp(&request),
             "/db" => db(&app).await,
             "/queries" => queries(&app, &request).await,
             "/updates" => updates(&app, &request).await,
@@ -94,6 +99,36 @@ async fn route(app: Arc<App>, request: Request<Incoming>) -> Result<Response<Bod
     // hyper writes a current Date itself (cached, refreshed each second); Server is the application's.
     response.headers_mut().insert(header::SERVER, HeaderValue::from_static("hyper"));
     Ok(response)
+}
+
+/// Serialized here, compressed by the CompressionLayer around the whole service (connection below).
+fn json_comp(request: &Request<Incoming>) -> Result<Response<Body>, Error> {
+    match workloads::parse_items(param(request, "n").as_deref()) {
+        Ok(n) => json(&workloads::items(n)),
+        Err(reason) => Ok(full(StatusCode::BAD_REQUEST, TEXT, reason)),
+    }
+}
+
+/// The body hashed frame by frame as hyper hands it over (chunked decoded by hyper), through http-body-util's
+/// Limited, the body limit hyper's ecosystem offers (hyper has none of its own): past 2 MiB it stops reading and
+/// the answer is 413.
+async fn upload(request: Request<Incoming>) -> Result<Response<Body>, Error> {
+    let mut body = Limited::new(request.into_body(), workloads::BODY_LIMIT);
+    let mut digest = BodyDigest::default();
+    while let Some(frame) = body.frame().await {
+        match frame {
+            Ok(frame) => {
+                if let Some(data) = frame.data_ref() {
+                    digest.update(data);
+                }
+            }
+            Err(error) if error.is::<LengthLimitError>() => {
+                return Ok(full(StatusCode::PAYLOAD_TOO_LARGE, TEXT, "request body over 2 MiB"));
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(full(StatusCode::OK, TEXT, digest.answer()))
 }
 
 async fn db(app: &App) -> Result<Response<Body>, Error> {
@@ -216,7 +251,10 @@ async fn connection<I>(builder: Arc<auto::Builder<TokioExecutor>>, app: Arc<App>
 where
     I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
-    let service = service_fn(move |request| route(app.clone(), request));
+    // tower-http's CompressionLayer at its defaults (level, DefaultPredicate: bodies of 32 bytes and more, no
+    // images, gRPC or event streams; Vary added) around the router, run by hyper through hyper-util's adapter.
+    let service = CompressionLayer::new().layer(tower::service_fn(move |request| route(app.clone(), request)));
+    let service = TowerToHyperService::new(service);
     // Errors here are the client's (a reset, a malformed request): nothing the server should report.
     let _ = builder.serve_connection_with_upgrades(TokioIo::new(io), service).await;
 }
