@@ -361,6 +361,17 @@ mod tests {
     }
 
     #[test]
+    fn requests_per_connection_keeps_connections_and_one_request_in_flight() {
+        let c = config(&["--requests-per-connection", "10", "--body-size", "3", "--chunk-size", "2", "-m", "POST", "http://127.0.0.1:1/u"]).unwrap();
+        assert_eq!((c.requests_per_connection, c.keepalive), (Some(10), true));
+        let mut request = Vec::new();
+        c.template.write(&mut request, b"", &mut fastrand::Rng::with_seed(1));
+        assert!(request.ends_with(b"Transfer-Encoding: chunked\r\n\r\n2\r\n\x00\x01\r\n1\r\n\x02\r\n0\r\n\r\n"));
+        let refused = [&["--requests-per-connection", "0"][..], &["--requests-per-connection", "5", "--no-keepalive"], &["--requests-per-connection", "5", "--pipeline", "2"]];
+        refused.iter().for_each(|flags| assert!(config(&[flags, &["http://127.0.0.1:1/"][..]].concat()).is_err(), "{flags:?}"));
+    }
+
+    #[test]
     fn a_steady_warmup_needs_a_cap_and_a_percentage() {
         let c = config(&["--warmup", "30s", "--warmup-steady", "3", "http://127.0.0.1:1/"]).unwrap();
         assert_eq!((c.warmup, c.warmup_steady), (Duration::from_secs(30), Some(3.0)));

@@ -52,30 +52,28 @@ impl PayloadArgs {
 
 #[cfg(test)]
 mod tests {
-    use crate::cli::{Args, Config};
+    use super::PayloadArgs;
     use clap::Parser;
 
-    fn config(args: &[&str]) -> Result<Config, String> {
-        let mut argv = vec!["shootout-load"];
-        argv.extend_from_slice(args);
-        Args::try_parse_from(argv).map_err(|e| e.to_string())?.into_config()
+    #[derive(Parser)]
+    struct Flags {
+        #[command(flatten)]
+        payload: PayloadArgs,
+    }
+
+    fn payload(args: &[&str]) -> PayloadArgs {
+        Flags::try_parse_from(std::iter::once("shootout-load").chain(args.iter().copied())).unwrap().payload
     }
 
     #[test]
-    fn bodies_encodings_and_requests_per_connection_are_checked() {
-        let c = config(&["--body-size", "3", "--chunk-size", "2", "-m", "POST", "http://127.0.0.1:1/u"]).unwrap();
-        let mut request = Vec::new();
-        c.template.write(&mut request, b"", &mut fastrand::Rng::with_seed(1));
-        assert!(request.ends_with(b"Transfer-Encoding: chunked\r\n\r\n2\r\n\x00\x01\r\n1\r\n\x02\r\n0\r\n\r\n"));
-        assert!(config(&["--chunk-size", "2", "http://127.0.0.1:1/"]).unwrap_err().contains("needs a body"));
-        assert!(config(&["--body", "x", "--body-size", "3", "http://127.0.0.1:1/"]).is_err());
-        assert_eq!(config(&["--expect-encoding", "gzip", "http://127.0.0.1:1/"]).unwrap().expect_encoding, Some(b"gzip".to_vec()));
-        assert!(config(&["--expect-encoding", "br", "http://127.0.0.1:1/"]).unwrap_err().contains("only gzip"));
-        assert!(config(&["--expect-encoding", "gzip", "--http", "2", "http://127.0.0.1:1/"]).unwrap_err().contains("HTTP/2"));
-        let c = config(&["--requests-per-connection", "10", "http://127.0.0.1:1/"]).unwrap();
-        assert_eq!((c.requests_per_connection, c.keepalive), (Some(10), true));
-        assert!(config(&["--requests-per-connection", "0", "http://127.0.0.1:1/"]).is_err());
-        assert!(config(&["--requests-per-connection", "5", "--no-keepalive", "http://127.0.0.1:1/"]).is_err());
-        assert!(config(&["--requests-per-connection", "5", "--pipeline", "2", "http://127.0.0.1:1/"]).unwrap_err().contains("--pipeline"));
+    fn bodies_and_encodings_are_checked() {
+        let p = payload(&["--body-size", "3", "--chunk-size", "2"]);
+        assert_eq!((p.body().unwrap(), p.chunk()), (vec![0, 1, 2], Some(2)));
+        assert!(payload(&["--chunk-size", "2"]).body().unwrap_err().contains("needs a body"));
+        assert!(Flags::try_parse_from(["shootout-load", "--body", "x", "--body-size", "3"]).is_err());
+        assert_eq!(payload(&["--expect-encoding", "gzip"]).encoding(false, false).unwrap(), Some(b"gzip".to_vec()));
+        assert!(payload(&["--expect-encoding", "br"]).encoding(false, false).unwrap_err().contains("only gzip"));
+        assert!(payload(&["--expect-encoding", "gzip"]).encoding(true, false).unwrap_err().contains("HTTP/2"));
+        assert!(payload(&[]).encoding(true, true).unwrap().is_none());
     }
 }

@@ -12,7 +12,7 @@ from typing import Iterable
 
 # Errors of a non-blocking send or receive that mean "not now": the TLS layer wants the other direction first.
 _NOT_NOW = (ssl.SSLWantReadError, ssl.SSLWantWriteError, BlockingIOError)
-_GONE = (ConnectionResetError, BrokenPipeError, ssl.SSLEOFError)
+GONE = (ConnectionResetError, BrokenPipeError, ssl.SSLEOFError)
 
 
 class Hung(Exception):
@@ -38,7 +38,7 @@ def answer_to(sock: socket.socket, frames: Iterable[bytes], stall: float, timeou
                     view = view[sock.send(view):]
                 except _NOT_NOW:
                     continue
-                except _GONE:
+                except GONE:
                     closed = True
         if view or answer or closed:
             break
@@ -60,6 +60,6 @@ def _receive(sock: socket.socket, answer: bytearray) -> tuple[bytearray, bool]:
         data = sock.recv(65536)
     except _NOT_NOW:
         return answer, False
-    except _GONE:
+    except GONE:
         return answer, True
     return answer + data, not data

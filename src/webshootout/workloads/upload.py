@@ -104,7 +104,7 @@ def refused(ctx: Context, request: str, head: bytes, frames) -> None:
     except refusal.Hung:
         raise VerifyError(request, f"no answer and no close within {TIMEOUT:.0f} s: an over-size body must be "
                                    "refused (413, another 4xx, or a closed connection)") from None
-    except (ConnectionResetError, BrokenPipeError):
+    except refusal.GONE:
         status = None  # closed before the head was taken
     if status is not None and not 400 <= status < 500:
         raise VerifyError(request, f"status {status}: a body over {REFUSED_FROM >> 20} MiB must be refused (413, "
