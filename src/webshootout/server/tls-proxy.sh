@@ -32,6 +32,8 @@ events {
 }
 http {
     access_log off;
+    # The stacks' own request body limit (upload's contract: 1 MiB accepted, 16 MiB refused), not nginx's 1 MiB.
+    client_max_body_size 2m;
     client_body_temp_path $conf/client_body;
     proxy_temp_path $conf/proxy;
     fastcgi_temp_path $conf/fastcgi;
