@@ -15,16 +15,7 @@ public final class Hashing {
 
     /** Why n is not acceptable, in one line; null when it is. */
     public static String reason(String raw) {
-        if (raw == null) {
-            return "missing query parameter n";
-        }
-        int n;
-        try {
-            n = Integer.parseInt(raw);
-        } catch (NumberFormatException e) {
-            return "n must be an integer, got '" + raw + "'";
-        }
-        return n < 1 || n > MAX_N ? "n must be between 1 and " + MAX_N + ", got " + n : null;
+        return QueryCount.reason(raw, MAX_N);
     }
 
     /** Lowercase hex of SHA-256 applied n times, the first time to the file's bytes read now. */

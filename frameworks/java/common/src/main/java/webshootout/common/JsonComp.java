@@ -17,16 +17,7 @@ public final class JsonComp {
 
     /** Why n is not acceptable, in one line; null when it is (1 to 1000, as the contract asks). */
     public static String reason(String raw) {
-        if (raw == null) {
-            return "missing query parameter n";
-        }
-        int n;
-        try {
-            n = Integer.parseInt(raw);
-        } catch (NumberFormatException e) {
-            return "n must be an integer, got '" + raw + "'";
-        }
-        return n < 1 || n > MAX_N ? "n must be between 1 and " + MAX_N + ", got " + n : null;
+        return QueryCount.reason(raw, MAX_N);
     }
 
     /** The n objects, ids 1..n, for a framework's JSON path to serialize. */
