@@ -7,7 +7,11 @@ use std::net::{SocketAddr, ToSocketAddrs};
 use std::time::Duration;
 
 use clap::Parser;
-use regex::bytes::Regex;
+use regex::bytes::{Regex, RegexBuilder};
+
+/// What a compiled --expect-body-regex may take: json-comp's array of 1,000 items, each a bounded sub-pattern,
+/// compiles past the crate's default 10 MB.
+const REGEX_SIZE_LIMIT: usize = 256 << 20;
 
 use crate::io::IoMode;
 use crate::request::Template;
@@ -263,7 +267,7 @@ impl Args {
             return Err(format!("--method {:?}: expected a token like GET or POST", self.method));
         }
         let regex = match &self.expect_body_regex {
-            Some(re) => Some(Regex::new(re).map_err(|e| format!("--expect-body-regex {re:?}: {e}"))?),
+            Some(re) => Some(RegexBuilder::new(re).size_limit(REGEX_SIZE_LIMIT).build().map_err(|e| format!("--expect-body-regex {re:?}: {e}"))?),
             None => None,
         };
         let template = Template::new(&self.method, &url.path, &host, &headers, &body, self.payload.chunk())?;

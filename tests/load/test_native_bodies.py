@@ -34,6 +34,10 @@ def test_compressed_answers_pass_and_an_uncompressed_or_wrong_one_is_an_error():
     assert good.requests > 20 and _errors(good) == 0, good.errors
     # The bytes on the wire are the compressed ones: far fewer than the 3.5 KB of JSON per answer.
     assert good.bytes_read / good.responses_total < 1000
+    # The most the contract asks for: its pattern of 1,000 items compiles (past the regex crate's default limit).
+    with Serving(compressing()) as serving:
+        most = _run(serving.port, json_comp.target(SITE, json_comp.MAX_ITEMS))
+    assert most.requests > 5 and _errors(most) == 0, most.errors
     with Serving(compressing("uncompressed")) as serving:
         plain = _run(serving.port, target)
     assert plain.requests == 0 and plain.errors["validation"] > 0, plain.errors
