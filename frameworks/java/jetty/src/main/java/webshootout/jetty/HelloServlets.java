@@ -18,6 +18,11 @@ final class HelloServlets {
     static final class Plaintext extends HttpServlet {
         @Override
         protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            write(response);
+        }
+
+        /** The answer, also async's once its wait is over. */
+        static void write(HttpServletResponse response) throws IOException {
             response.setContentType(Main.TEXT);
             response.setContentLength(HELLO.length);
             response.getOutputStream().write(HELLO);

@@ -57,6 +57,10 @@ public final class Main {
         context.setContextPath("/");
         context.addServlet(new ServletHolder(new HelloServlets.Plaintext()), "/plaintext");
         context.addServlet(new ServletHolder(new HelloServlets.Json(mapper)), "/json");
+        // Servlet async must be declared per servlet; only async suspends its requests.
+        ServletHolder async = new ServletHolder(new AsyncServlet(server.getScheduler()));
+        async.setAsyncSupported(true);
+        context.addServlet(async, "/async");
         context.addServlet(new ServletHolder(new WorldServlet(mapper, request -> workloads.db())), "/db");
         context.addServlet(new ServletHolder(new SessionServlet(pool, mapper)), "/session");
         context.addServlet(new ServletHolder(new HashServlet(Path.of(env.hashFile()))), "/hash");
