@@ -27,8 +27,11 @@ import io.ktor.websocket.Frame
 import io.ktor.websocket.readText
 import java.io.File
 import java.nio.file.Path
+import kotlin.time.toKotlinDuration
 import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.delay
 import kotlinx.coroutines.withContext
+import webshootout.common.Async
 import webshootout.common.Env
 import webshootout.common.Hashing
 import webshootout.common.JdbcWorkloads
@@ -94,6 +97,10 @@ fun Application.serveWorkloads(env: Env, pool: HikariDataSource, workloads: Jdbc
 
     routing {
         get("/plaintext") { call.respondText("Hello, World!") }
+        get("/async") {
+            delay(Async.WAIT.toKotlinDuration())
+            call.respondText("Hello, World!")
+        }
         get("/json") { call.respond(Message("Hello, World!")) }
         get("/json-comp") {
             val n = call.request.queryParameters["n"]?.toIntOrNull()?.coerceIn(1, 1000) ?: 1
