@@ -6,6 +6,9 @@ import java.util.HexFormat
 
 import scala.concurrent.{ExecutionContext, Future}
 import scala.jdk.CollectionConverters.*
+import scala.jdk.DurationConverters.*
+
+import org.apache.pekko.actor.ActorSystem
 
 import org.apache.pekko.http.scaladsl.marshalling.{Marshaller, ToEntityMarshaller}
 import org.apache.pekko.http.scaladsl.marshallers.sprayjson.SprayJsonSupport.*
@@ -14,12 +17,12 @@ import org.apache.pekko.http.scaladsl.model.headers.{`Content-Encoding`, HttpCoo
 import org.apache.pekko.http.scaladsl.model.ws.{BinaryMessage, Message => WsMessage, TextMessage}
 import org.apache.pekko.http.scaladsl.server.Directives.*
 import org.apache.pekko.http.scaladsl.server.{Directive0, Route}
-import org.apache.pekko.stream.Materializer
+import org.apache.pekko.pattern.after
 import org.apache.pekko.stream.scaladsl.{Flow, Sink}
 import play.twirl.api.Html
 import spray.json.*
 
-import webshootout.common.{Hashing, JdbcSessions, JdbcWorkloads}
+import webshootout.common.{Async, Hashing, JdbcSessions, JdbcWorkloads}
 import webshootout.pekkohttp.Json.{given, *}
 
 /**
@@ -29,7 +32,7 @@ import webshootout.pekkohttp.Json.{given, *}
  * completes with the Future.
  */
 final class Routes(workloads: JdbcWorkloads, sessions: JdbcSessions, hashFile: Path, staticDir: String,
-                   jdbc: ExecutionContext, blockingIo: ExecutionContext)(using Materializer):
+                   jdbc: ExecutionContext, blockingIo: ExecutionContext)(using system: ActorSystem):
 
   // Twirl's Html as text/html; Pekko HTTP adds the charset it negotiates, UTF-8 by default.
   private given ToEntityMarshaller[Html] = Marshaller.StringMarshaller.wrap(MediaTypes.`text/html`)(_.body)
@@ -44,6 +47,8 @@ final class Routes(workloads: JdbcWorkloads, sessions: JdbcSessions, hashFile: P
   private def gets: Route =
     concat(
       path("plaintext")(complete("Hello, World!")),
+      // Pekko's scheduler completes the Future after the wait; no dispatcher thread is held meanwhile.
+      path("async")(complete(after(Async.WAIT.toScala)(Future.successful("Hello, World!")))),
       path("json")(complete(Message("Hello, World!"))),
       path("json-comp") {
         parameter("n".as[Int].optional) { n =>
