@@ -79,6 +79,13 @@ async sub read_world ($db, $id) {
 
 get '/plaintext' => sub ($c) { $c->render(text => 'Hello, World!', format => 'txt') };
 
+# The wait is a timer on this worker's Mojo::IOLoop: the action returns its promise and the loop serves
+# other connections until the timer fires.
+get '/async' => async sub ($c) {
+    await Mojo::Promise->timer(0.015);
+    $c->render(text => 'Hello, World!', format => 'txt');
+};
+
 get '/json' => sub ($c) { $c->render(json => {message => 'Hello, World!'}) };
 
 # Gzipped by the renderer (compress, above) when the request accepts it.
