@@ -52,7 +52,7 @@ def test_the_other_meanings_are_still_there():
 
 def test_the_harness_reads_workloads_from_the_registry():
     assert catalog.WORKLOADS == registry.NAMES
-    assert registry.DATABASE == {"db", "session", "queries", "updates", "fortunes", "cached"}
+    assert registry.DATABASE == {"db", "session", "queries", "updates", "fortunes", "cached", "crud"}
     assert set(profiles.KEYS) >= set(registry.axes())
 
 

@@ -92,9 +92,10 @@ class LoadSpec:
     def require_plain_get(self, tool: str) -> None:
         """What only shootout-load sends or checks: refused rather than measured as something else."""
         target = self.target
-        if target.method != "GET" or target.body_bytes is not None or target.headers or target.expect_encoding:
-            raise DriverError(f"{tool} sends plain GETs here: request bodies, extra headers and compressed answers "
-                              f"need --driver native")
+        if (target.method != "GET" or target.body_bytes is not None or target.headers or target.expect_encoding
+                or target.mix):
+            raise DriverError(f"{tool} sends plain GETs here: request bodies, extra headers, compressed answers "
+                              f"and mixes of requests need --driver native")
         if self.requests_per_connection is not None:
             raise DriverError(f"{tool} cannot close a connection after N requests; use --driver native")
 

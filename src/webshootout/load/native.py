@@ -55,6 +55,8 @@ def argv(spec: LoadSpec, program: str = "shootout-load") -> list[str]:
         scheme = "wss" if spec.tls_ca else "ws"
         return [*args, "--websocket", "--message", target.websocket_message,
                 f"{scheme}://{spec.host}:{spec.port}{target.path}"]
+    if target.mix is not None:
+        return [*args, "--mix", target.mix, spec.url]
     args += ["--expect-status", str(target.expect_status)]
     if target.method != "GET":
         args += ["--method", target.method]

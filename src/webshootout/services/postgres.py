@@ -19,7 +19,7 @@ import psycopg
 from ..system import claims, process, users
 from ..stacks import provision
 from ..workloads.base import Statements
-from ..workloads.registry import EMPTIED_TABLES
+from ..workloads.registry import EMPTIED_TABLES, SEEDED_TABLES
 
 WORLD_ROWS = 10_000
 ROLE = "bench"
@@ -41,7 +41,8 @@ FORTUNES = (
 )
 # The seeded rows, kept where the frameworks' role cannot reach them: reset() restores what a trial changed.
 SEED_SCHEMA = "shootout_seed"
-RESTORED_TABLES = {"world": "randomnumber", "fortune": "message"}  # table: its one column beside id
+RESTORED_TABLES = {"world": ("randomnumber",), "fortune": ("message",),  # table: its columns beside id
+                   **{table.name: table.restored for table in SEEDED_TABLES}}
 # A reset that deadlocks with a server's transaction is tried again (Postgres.reset): a second later, so the
 # transaction PostgreSQL let through has ended; a deadlock in every attempt is a fault.
 RESET_ATTEMPTS = 3
@@ -166,6 +167,9 @@ class Cluster:
             with conn.cursor() as cursor:
                 cursor.executemany("INSERT INTO fortune (id, message) VALUES (%s, %s)", FORTUNES)
             conn.execute("CREATE TABLE usersessions (uid text PRIMARY KEY, data text NOT NULL)")
+            for table in SEEDED_TABLES:
+                conn.execute(f"CREATE TABLE {table.name} ({table.columns})")
+                conn.execute(f"INSERT INTO {table.name} {table.seed}")
             conn.execute("RESET ROLE")
             conn.execute(f"CREATE SCHEMA {SEED_SCHEMA}")
             for table in RESTORED_TABLES:
@@ -216,8 +220,8 @@ class Cluster:
                 if conn.execute("SELECT to_regclass(%s)", (table,)).fetchone()[0] is not None:
                     conn.execute(f"TRUNCATE {table}")
                     conn.execute(f"ALTER TABLE {table} SET (autovacuum_enabled = false)")
-            for table, column in RESTORED_TABLES.items():
-                _restore(conn, table, column)
+            for table, columns in RESTORED_TABLES.items():
+                _restore(conn, table, columns)
             conn.execute("SELECT pg_stat_statements_reset()")
             conn.execute("CHECKPOINT")
 
@@ -263,17 +267,23 @@ def _reset_failed(exc: psycopg.Error, after: str = "", holders: str = "") -> Pos
                          f"{str(exc).strip()}{held}")
 
 
-def _restore(conn: psycopg.Connection, table: str, column: str) -> None:
-    """Puts back the seeded rows of `table` where they differ; VACUUM then clears the dead rows an updates
-    trial left. Row by row rather than TRUNCATE, whose lock an idle server transaction would block."""
+def _restore(conn: psycopg.Connection, table: str, columns: tuple[str, ...]) -> None:
+    """Puts back the seeded rows of `table` where they differ and restarts its identity (if it has one) after the
+    seed's ids; VACUUM then clears the dead rows a trial left. Row by row rather than TRUNCATE, whose lock an
+    idle server transaction would block."""
     seed = f"{SEED_SCHEMA}.{table}"
+    sequence = conn.execute("SELECT pg_get_serial_sequence(%s, 'id')", (table,)).fetchone()[0]
+    if sequence is not None:  # a create then a delete leaves the rows as seeded but the identity moved on
+        conn.execute(f"SELECT setval(%s, (SELECT max(id) FROM {seed}))", (sequence,))
     changed = conn.execute(f"SELECT count(*) FROM ((TABLE {table} EXCEPT TABLE {seed}) UNION ALL "
                            f"(TABLE {seed} EXCEPT TABLE {table})) AS differing").fetchone()[0]
     if changed == 0:
         return
     conn.execute(f"DELETE FROM {table} t WHERE NOT EXISTS (SELECT 1 FROM {seed} s WHERE s.id = t.id)")
-    conn.execute(f"INSERT INTO {table} TABLE {seed} ON CONFLICT (id) DO UPDATE SET {column} = excluded.{column} "
-                 f"WHERE {table}.{column} IS DISTINCT FROM excluded.{column}")
+    updated = ", ".join(f"{column} = excluded.{column}" for column in columns)
+    differs = " OR ".join(f"{table}.{column} IS DISTINCT FROM excluded.{column}" for column in columns)
+    conn.execute(f"INSERT INTO {table} TABLE {seed} ON CONFLICT (id) DO UPDATE SET "
+                 f"{updated} WHERE {differs}")
     conn.execute(f"VACUUM (ANALYZE) {table}")
 
 

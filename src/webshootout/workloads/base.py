@@ -70,6 +70,7 @@ class Target:
     body_bytes: int | None = None  # a body of this many bytes of upload.pattern (shootout-load's --body-size)
     chunk_bytes: int | None = None  # that body sent chunked, in chunks of this size
     expect_encoding: str | None = None  # every answer's Content-Encoding; the body checks apply to it decoded
+    mix: str | None = None  # shootout-load's --mix (JSON): requests of several kinds, each checked as its own
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from .spec import Axis, Workload
+from .spec import Axis, SeededTable, Workload
 
 _PACKAGE = __name__.rpartition(".")[0]
 
@@ -24,6 +24,7 @@ REGISTRY: dict[str, Workload] = _discover()
 NAMES: tuple[str, ...] = tuple(REGISTRY)
 DATABASE: frozenset[str] = frozenset(w.name for w in REGISTRY.values() if w.needs_database)
 EMPTIED_TABLES: tuple[str, ...] = tuple(t for w in REGISTRY.values() for t in w.emptied_tables)
+SEEDED_TABLES: tuple[SeededTable, ...] = tuple(t for w in REGISTRY.values() for t in w.seeded_tables)
 
 
 def get(name: str) -> Workload:

@@ -51,6 +51,17 @@ class Axis:
 
 
 @dataclass(frozen=True)
+class SeededTable:
+    """A table of a workload's own that the harness creates, seeds and puts back before every trial: rows restored
+    to the seed, later rows deleted, an identity column restarted after the seed's ids."""
+
+    name: str
+    columns: str  # the column definitions of CREATE TABLE, `id` among them
+    seed: str  # a SELECT whose rows, in column order, are the seed
+    restored: tuple[str, ...]  # the columns besides id a trial may change
+
+
+@dataclass(frozen=True)
 class Workload:
     """One workload: its contract check, its load target, and how it is driven."""
 
@@ -61,6 +72,7 @@ class Workload:
     axis: Axis | None = None
     needs_database: bool = False
     emptied_tables: tuple[str, ...] = ()  # tables every database reset empties besides the world rows
+    seeded_tables: tuple[SeededTable, ...] = ()
     in_session_store: bool = False  # its state lives where the manifest's session_store says (PostgreSQL or not)
     states: tuple[str, ...] = ()  # the fairness fields a manifest that maps it must state (catalog.py)
     # The slowest request the contract allows, as a query string: HTTP/2's streams check sends it beside the
