@@ -3,6 +3,7 @@
 -- wai-extra's gzip middleware at its defaults (json-comp) and its request size limit (upload).
 module Main (main) where
 
+import Control.Concurrent (threadDelay)
 import Control.Monad (join)
 import Data.Aeson (ToJSON, encode, object, (.=))
 import qualified Data.ByteString.Char8 as BC
@@ -53,6 +54,9 @@ app :: Env -> Pool Connection -> WorldCache -> Application
 app env pool cache req respond = case (requestMethod req, pathInfo req) of
   ("GET", ["plaintext"]) -> respond (text status200 "Hello, World!")
   ("GET", ["json"]) -> respond (json (object ["message" .= ("Hello, World!" :: String)]))
+  -- threadDelay parks only this request's green thread on the threaded RTS's timer manager; the capability
+  -- goes on serving other connections meanwhile.
+  ("GET", ["async"]) -> threadDelay 15000 >> respond (text status200 "Hello, World!")
   ("GET", ["json-comp"]) -> respond (json [object ["id" .= i, "message" .= ("Hello, World!" :: String)]
                                           | i <- [1 .. clampItems (param "n")]])
   ("POST", ["upload"]) -> uploadAnswer (getRequestBodyChunk req) >>= respond . text status200 . BL.fromStrict
