@@ -1,0 +1,11 @@
+package webshootout.common;
+
+/**
+ * A row of table items, as crud answers it, and the contract's page rules (page from 1, size 1..100, 1 and 10
+ * when absent), which each stack enforces in its own framework's validation idiom.
+ */
+public record Item(int id, String name, int quantity) {
+    public static final int FIRST_PAGE = 1;
+    public static final int DEFAULT_SIZE = 10;
+    public static final int MAX_SIZE = 100;
+}
