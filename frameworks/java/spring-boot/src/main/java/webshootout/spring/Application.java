@@ -1,9 +1,15 @@
 package webshootout.spring;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import java.util.HashMap;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.autoconfigure.jackson.Jackson2ObjectMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
 import webshootout.common.TlsFiles;
@@ -18,6 +24,21 @@ public class Application {
     @Bean
     WorldCache worldCache(JdbcTemplate jdbc) {
         return new WorldCache(jdbc.query("SELECT id, randomnumber FROM world", WorldController.ROW));
+    }
+
+    /**
+     * crud's bodies: Jackson binds leniently by default (the string "3" or 1.5 to an int, a number to a String),
+     * and the contract refuses those with 422, so coercion between JSON's types is switched off. Only crud reads
+     * JSON bodies; session's {"count":N} binds as before.
+     */
+    @Bean
+    Jackson2ObjectMapperBuilderCustomizer strictJson() {
+        return builder -> builder
+                .featuresToDisable(MapperFeature.ALLOW_COERCION_OF_SCALARS, DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                .postConfigurer(mapper -> mapper.coercionConfigFor(LogicalType.Textual)
+                        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail));
     }
 
     public static void main(String[] args) {
