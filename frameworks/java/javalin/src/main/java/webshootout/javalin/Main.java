@@ -6,12 +6,14 @@ import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import io.javalin.http.staticfiles.Location;
+import io.javalin.json.JavalinJackson;
 import java.nio.file.Path;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import webshootout.common.Env;
+import webshootout.common.JdbcItems;
 import webshootout.common.JdbcWorkloads;
 import webshootout.common.JsonComp;
 import webshootout.common.PemKeyStore;
@@ -31,10 +33,12 @@ public final class Main {
         HikariDataSource pool = new HikariDataSource(new HikariConfig(env.hikari()));
         DbHandlers db = new DbHandlers(new JdbcWorkloads(pool));
         SessionHandler session = new SessionHandler(pool);
+        ItemHandlers items = new ItemHandlers(new JdbcItems(pool));
         Path hashFile = Path.of(env.hashFile());
 
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
+            config.jsonMapper(new JavalinJackson().updateMapper(ItemHandlers::strict));
             // Handlers block on JDBC, so Jetty's thread pool is sized like the Jetty stack's: room for every
             // pooled connection's request plus the CPU-bound ones (Javalin's default is 250 threads).
             int maxThreads = Math.max(32, 16 * env.workers());
@@ -73,6 +77,11 @@ public final class Main {
             config.routes.get("/hash", ctx -> HashHandler.handle(ctx, hashFile));
             config.routes.get("/json-comp", Main::jsonComp);
             config.routes.post("/upload", ctx -> ctx.contentType(TEXT).result(Upload.of(ctx.bodyAsBytes())));
+            config.routes.get("/items", items::page);
+            config.routes.post("/items", items::create);
+            config.routes.get("/items/{id}", items::one);
+            config.routes.put("/items/{id}", items::update);
+            config.routes.delete("/items/{id}", items::delete);
             config.routes.ws("/ws", ws -> ws.onMessage(message -> message.send(message.message())));
         });
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
