@@ -34,6 +34,7 @@ import kotlinx.coroutines.withContext
 import webshootout.common.Async
 import webshootout.common.Env
 import webshootout.common.Hashing
+import webshootout.common.JdbcItems
 import webshootout.common.JdbcWorkloads
 import webshootout.common.PemKeyStore
 
@@ -108,6 +109,7 @@ fun Application.serveWorkloads(env: Env, pool: HikariDataSource, workloads: Jdbc
         }
         uploadRoute()
         databaseRoutes(workloads, database)
+        itemRoutes(JdbcItems(pool), database)
         sessionRoute(PostgresSessionStorage(pool, database))
         get("/hash") {
             val n = call.request.queryParameters["n"]
