@@ -11,8 +11,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "webshootout"
 # Bottom to top: the one place the order is written. A module's layer is its subpackage, or its own name
 # for the modules at the top of the package.
-LAYERS = ("console", "system", "workloads", "stacks", "config", "hosts", "services", "server", "load",
-          "results", "report", "harness", "engine", "commands", "cli")
+LAYERS = ("console", "system", "conform", "workloads", "stacks", "config", "hosts", "services", "server",
+          "load", "results", "report", "harness", "engine", "commands", "cli")
 ENTRY = {"__init__": "console", "__main__": "cli"}  # the package's ROOT and version sit at the bottom
 
 

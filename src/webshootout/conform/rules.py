@@ -1,0 +1,107 @@
+"""The grading rules, each a function of the observation (probe.py says what "bad" becomes)."""
+
+from __future__ import annotations
+
+from .probe import Rule, Verdict
+from .target import HELLO
+from .wire import Observation
+
+# The statuses that refuse a request for what it is rather than answer it.
+REFUSALS = frozenset({400, 408, 411, 413, 414, 417, 431, 501, 505})
+
+
+def _silent(seen: Observation, hang: str) -> Verdict:
+    if seen.closed:
+        return "pass", "closed without an answer"
+    if seen.timed_out:
+        return hang, "neither answered nor closed before the deadline"
+    return "warn", seen.note or "no answer"
+
+
+def refused(hang: str = "warn", close: bool = False) -> Rule:
+    """Must be refused: a refusing status or a close, never a 2xx. `hang` grades a server that neither
+    answers nor closes; `close` wants the connection closed after the refusal (RFC 9112 s6.3 on framing)."""
+    def rule(seen: Observation) -> Verdict:
+        first = seen.first
+        if first is None:
+            return _silent(seen, hang)
+        if first.status in REFUSALS:
+            if close and not seen.closed:
+                return "warn", f"refused ({first.status}) but kept the connection open, where its framing is lost"
+            return "pass", f"refused: {first.status}" + (" and closed" if seen.closed else "")
+        if 200 <= first.status < 300:
+            return "bad", f"accepted: answered {first.status}"
+        return "warn", f"answered {first.status}: neither a refusal nor a success"
+    return rule
+
+
+def refused_or_closed_after(seen: Observation) -> Verdict:
+    """Content-Length with Transfer-Encoding (RFC 9112 s6.1): refuse, or answer by Transfer-Encoding alone
+    and close; an answer on a connection kept open is the smuggling pair."""
+    first = seen.first
+    if first is not None and 200 <= first.status < 300:
+        if seen.closed:
+            return "pass", f"answered {first.status} by Transfer-Encoding alone and closed, as the RFC allows"
+        return "bad", f"accepted: answered {first.status} and kept the connection open"
+    return refused(close=True)(seen)
+
+
+def closes(seen: Observation) -> Verdict:
+    """Whatever the answer, the connection must close after it."""
+    said = f"answered {seen.first.status}" if seen.first else "no answer"
+    if seen.closed:
+        return "pass", f"{said}, closed"
+    return "bad", f"{said}, and kept the connection open"
+
+
+def answered(count: int = 1, close: bool | None = None, body: bytes | None = HELLO) -> Rule:
+    """Must be answered: `count` 2xx answers (with `body`), nothing after them, and closed or kept open as
+    `close` says (None: either)."""
+    def rule(seen: Observation) -> Verdict:
+        finals = seen.parsed.finals
+        if len(finals) < count:
+            got = f"{len(finals)} of {count} answers" if finals else _silent(seen, "")[1]
+            return "bad", got + ("" if not finals else f" ({', '.join(str(r.status) for r in finals)})")
+        for response in finals[:count]:
+            if not 200 <= response.status < 300:
+                return "bad", f"answered {response.status}"
+            if body is not None and response.body != body:
+                return "bad", f"answered {response.status} with body {response.body[:40]!r}, expected {body!r}"
+        if len(finals) > count or seen.parsed.rest:
+            extra = seen.parsed.rest or b"another answer"
+            return "bad", f"sent bytes after the answer: {extra[:40]!r}"
+        said = f"answered {finals[0].status}" + (f" x{count}" if count > 1 else "")
+        if close is True and not seen.closed:
+            return "bad", f"{said} but kept the connection open"
+        if close is False and seen.closed:
+            return "bad", f"{said} but closed the connection"
+        return "pass", said + (", closed" if seen.closed else "")
+    return rule
+
+
+def keep_alive_said(seen: Observation) -> Verdict:
+    """HTTP/1.0 with keep-alive: closing is allowed; keeping the connection is, if the answer says so."""
+    grade, reason = answered()(seen)
+    if grade != "pass" or seen.closed or seen.first.says_keep_alive():
+        return grade, reason
+    return "bad", "kept an HTTP/1.0 connection open without Connection: keep-alive: its client waits for a close"
+
+
+def any_answer(seen: Observation) -> Verdict:
+    """Must be answered (OPTIONS *): a 2xx passes, another status breaks the SHOULD, none at all fails."""
+    first = seen.first
+    if first is None:
+        return "fail", _silent(seen, "")[1]
+    return ("pass", f"answered {first.status}") if 200 <= first.status < 300 else ("bad", f"answered {first.status}")
+
+
+def continued(seen: Observation) -> Verdict:
+    """Expect: 100-continue: a 100 before the body is sent, then the final answer."""
+    first = seen.first
+    if first is None:
+        return "fail", _silent(seen, "")[1]
+    if not 200 <= first.status < 300:
+        return "bad", f"answered {first.status}"
+    if not any(r.status == 100 for r in seen.parsed.interims) or not seen.early:
+        return "bad", f"answered {first.status}, but sent no 100 Continue while the client waited for it"
+    return "pass", f"100 Continue, then {first.status}"

@@ -1,0 +1,73 @@
+"""Running probes against one server: each probe's exchange, then whether the server still lives. A server
+that died is the finding (fail) and is restarted before the next probe."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator, Protocol
+
+from .probe import Probe
+from .target import Target
+from .wire import Limits, Observation
+
+
+class Subject(Protocol):
+    """The server under test, as the harness (or a test) holds it."""
+
+    def target(self) -> Target: ...
+
+    def alive(self) -> bool: ...
+
+    def restart(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Finding:
+    probe: str
+    family: str
+    level: str
+    grade: str  # pass | warn | fail | skip
+    reason: str
+    status: int | None = None  # the first final answer's status
+    closed: bool = False
+    seconds: float | None = None  # from the last write to the first answer byte or the close
+    alive: bool = True
+
+    def as_json(self) -> dict:
+        return {"probe": self.probe, "family": self.family, "level": self.level, "grade": self.grade,
+                "reason": self.reason, "status": self.status, "closed": self.closed,
+                "seconds": None if self.seconds is None else round(self.seconds, 4), "alive": self.alive}
+
+
+def _finding(probe: Probe, seen: Observation, alive: bool) -> Finding:
+    if alive:
+        grade, reason = probe.grade(seen)
+    else:
+        grade, reason = "fail", "the server died on it"
+    first = seen.first
+    return Finding(probe.name, probe.family, probe.level, grade, reason, first.status if first else None,
+                   seen.closed, seen.seconds, alive)
+
+
+def probe_once(probe: Probe, subject: Subject, limits: Limits) -> tuple[Finding, Observation | None]:
+    """One probe's finding and what was seen (None when skipped); a server that died is restarted."""
+    target = subject.target()
+    if probe.needs and target.path(probe.needs) is None:
+        return Finding(probe.name, probe.family, probe.level, "skip", f"the id maps no {probe.needs}"), None
+    try:
+        seen = probe.observe(target, limits)
+    except OSError as exc:  # refused at connect: the server is gone or no longer accepts
+        seen = Observation(note=f"could not connect: {exc}")
+    alive = subject.alive()
+    finding = _finding(probe, seen, alive)
+    if not alive:
+        subject.restart()
+    return finding, seen
+
+
+def run(probes: Iterable[Probe], subject: Subject, limits: Limits,
+        tell: Callable[[Finding], None] = lambda finding: None) -> Iterator[Finding]:
+    for probe in probes:
+        finding, _ = probe_once(probe, subject, limits)
+        tell(finding)
+        yield finding

@@ -1,0 +1,22 @@
+"""What a probe is aimed at: one server's address and the paths of its manifest's workloads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+HELLO = b"Hello, World!"  # the plaintext workload's body (docs/workloads.md)
+
+
+@dataclass(frozen=True)
+class Target:
+    host: str
+    port: int
+    plaintext: str
+    upload: str | None = None  # None: the id maps no upload workload, so its probes are skipped
+
+    @property
+    def authority(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    def path(self, workload: str) -> str | None:
+        return {"plaintext": self.plaintext, "upload": self.upload}[workload]
