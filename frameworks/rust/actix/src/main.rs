@@ -1,9 +1,10 @@
 //! webshootout workloads on actix-web 4 (see docs/workloads.md).
 
 use std::io::ErrorKind;
+use std::time::Duration;
 
 use actix_web::{
-    App, HttpRequest, HttpResponse, HttpServer, Responder, error, get, post,
+    App, HttpRequest, HttpResponse, HttpServer, Responder, delete, error, get, post, put,
     cookie::{Cookie, SameSite},
     http::{StatusCode, header},
     middleware::{Compress, DefaultHeaders},
@@ -11,6 +12,7 @@ use actix_web::{
 };
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, pem::PemObject};
 use serde::Serialize;
+use shootout_common::crud::{self, NewItem, PageQuery, Refusal};
 use shootout_common::env::{Env, Tls};
 use shootout_common::techempower::{self, CountQuery, QueriesQuery, Template, WorldCache};
 use shootout_common::workloads::{self, HashQuery, ItemsQuery, Pool, SESSION_COOKIE, World};
@@ -42,6 +44,13 @@ async fn plaintext() -> &'static str {
 #[get("/json")]
 async fn json() -> web::Json<Message> {
     web::Json(Message { message: "Hello, World!" })
+}
+
+/// actix-rt's timer (tokio's, on this worker's runtime): the worker serves other requests while this one waits.
+#[get("/async")]
+async fn wait() -> &'static str {
+    actix_web::rt::time::sleep(Duration::from_millis(15)).await;
+    "Hello, World!"
 }
 
 /// Compressed by the app-wide Compress middleware (gzip or br as Accept-Encoding asks, with Vary).
@@ -110,6 +119,56 @@ async fn hash(data: web::Data<AppData>, query: web::Query<HashQuery>) -> Result<
     Ok(HttpResponse::Ok().content_type(TEXT).body(workloads::iterated_sha256_hex(&bytes, n)))
 }
 
+#[get("/items/{id}")]
+async fn read_item(data: web::Data<AppData>, id: web::Path<i32>) -> Result<HttpResponse, actix_web::Error> {
+    Ok(match crud::read(&data.pool, *id).await.map_err(fault)? {
+        Some(item) => HttpResponse::Ok().json(item),
+        None => HttpResponse::NotFound().finish(),
+    })
+}
+
+#[get("/items")]
+async fn list_items(data: web::Data<AppData>, query: web::Query<PageQuery>) -> Result<HttpResponse, actix_web::Error> {
+    let page = match crud::page(query.page.as_deref(), query.size.as_deref()) {
+        Ok(page) => page,
+        Err(error) => return Ok(HttpResponse::BadRequest().json(Refusal { error })),
+    };
+    Ok(HttpResponse::Ok().json(crud::list(&data.pool, page).await.map_err(fault)?))
+}
+
+/// The body arrives checked by web::Json under the JsonConfig in main (400 or 422 before this runs).
+#[post("/items")]
+async fn create_item(data: web::Data<AppData>, body: web::Json<NewItem>) -> Result<HttpResponse, actix_web::Error> {
+    let item = crud::create(&data.pool, &body).await.map_err(fault)?;
+    Ok(HttpResponse::Created().insert_header((header::LOCATION, format!("/items/{}", item.id))).json(item))
+}
+
+#[put("/items/{id}")]
+async fn update_item(data: web::Data<AppData>, id: web::Path<i32>, body: web::Json<NewItem>) -> Result<HttpResponse, actix_web::Error> {
+    Ok(match crud::update(&data.pool, *id, &body).await.map_err(fault)? {
+        Some(item) => HttpResponse::Ok().json(item),
+        None => HttpResponse::NotFound().finish(),
+    })
+}
+
+#[delete("/items/{id}")]
+async fn delete_item(data: web::Data<AppData>, id: web::Path<i32>) -> Result<HttpResponse, actix_web::Error> {
+    Ok(match crud::delete(&data.pool, *id).await.map_err(fault)? {
+        true => HttpResponse::NoContent().finish(),
+        false => HttpResponse::NotFound().finish(),
+    })
+}
+
+/// web::Json answers every body it cannot deserialize 400; the contract tells a body of the wrong shape (valid
+/// JSON, serde's data error) from one that is not JSON, and actix-web's JsonConfig error handler is where an
+/// application sets the status of that refusal.
+fn json_refusal(error: error::JsonPayloadError, _: &HttpRequest) -> actix_web::Error {
+    match &error {
+        error::JsonPayloadError::Deserialize(cause) if crud::wrong_shape(cause) => error::ErrorUnprocessableEntity(error),
+        _ => error.into(),
+    }
+}
+
 #[get("/ws")]
 async fn websocket(req: HttpRequest, body: web::Payload) -> Result<impl Responder, actix_web::Error> {
     let (response, mut ws, mut messages) = actix_ws::handle(&req, body)?;
@@ -153,8 +212,10 @@ async fn main() -> std::io::Result<()> {
             .app_data(data.clone())
             // The Bytes extractor's limit (default 256 KiB), per actix-web's docs on PayloadConfig: 2 MiB.
             .app_data(web::PayloadConfig::new(workloads::BODY_LIMIT))
+            .app_data(web::JsonConfig::default().error_handler(json_refusal))
             .service(plaintext)
             .service(json)
+            .service(wait)
             .service(json_comp)
             .service(upload)
             .service(db)
@@ -165,6 +226,11 @@ async fn main() -> std::io::Result<()> {
             .service(session)
             .service(hash)
             .service(websocket)
+            .service(read_item)
+            .service(list_items)
+            .service(create_item)
+            .service(update_item)
+            .service(delete_item)
             .service(actix_files::Files::new("/static", &static_dir))
     })
     .workers(env.workers)
