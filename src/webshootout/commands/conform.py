@@ -1,0 +1,124 @@
+"""`shootout conform`: the conform probes (docs/conform.md) against each selected id that is built, over
+cleartext HTTP/1.1; a table per id and family, and conform.json. Servers start and stop as check's do."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .. import harness
+from ..conform import catalog, record, runner
+from ..conform.probe import Probe
+from ..conform.target import Target
+from ..conform.wire import Limits
+from ..config.settings import Settings
+from ..console import say
+from ..report.terminal import table
+from ..stacks import catalog as stacks_catalog
+from ..stacks import provision
+
+SHOWN = 2000  # bytes of a probe's request and answer that --probe prints
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("conform", help="send each built framework the conform probes (bad and hostile requests)")
+    p.add_argument("--frameworks", metavar="IDS", help="comma-separated framework ids (variants included)")
+    p.add_argument("--probe", metavar="NAME", help="only this probe, printing the bytes sent and the answer")
+    p.add_argument("--slow", action="store_true", help="also the slow probes (slowloris: up to a minute per id)")
+    p.add_argument("--out", metavar="DIR", help="where conform.json goes (default runs/conform-<time>)")
+
+
+class _Serving:
+    """One id's server as the runner's Subject: restart() stops it and starts a fresh one (check's lifecycle)."""
+
+    def __init__(self, variant: stacks_catalog.Variant, env, stack, settings: Settings):
+        self.variant, self.env, self.stack, self.settings = variant, env, stack, settings
+        self.leaks: list[str] = []
+        self._held = contextlib.ExitStack()
+        self.restart()
+
+    def restart(self) -> None:
+        self.close()
+        self._held = contextlib.ExitStack()
+        self.served = self._held.enter_context(self.stack.serving(
+            self.variant, self.env, install=self.settings.install,
+            on_stop_fault=lambda fault: self.leaks.append(fault.reason)))
+
+    def target(self) -> Target:
+        srv = self.served.server
+        return Target(srv.host, srv.port, self.variant.path_of("plaintext"), self.variant.path_of("upload"))
+
+    def alive(self) -> bool:
+        return self.served.alive()
+
+    def close(self) -> None:
+        self._held.close()
+
+
+def _shown(data: bytes) -> str:
+    more = f" ... ({len(data):,} bytes in all)" if len(data) > SHOWN else ""
+    return repr(data[:SHOWN]) + more
+
+
+def _why_not(variant: stacks_catalog.Variant) -> str | None:
+    if variant.unavailable:
+        return f"unavailable ({variant.unavailable})"
+    if variant.path_of("plaintext") is None:
+        return "maps no plaintext path, the probes' target"
+    if not provision.is_built(variant):
+        return f"not built: ./shootout setup --frameworks {variant.id}"
+    return None
+
+
+def _probe_stack(subject: _Serving, probes: tuple[Probe, ...], show: bool, findings: list[runner.Finding]) -> None:
+    """Appends each probe's finding to `findings` as it comes, so a server that fails to restart keeps them."""
+    vid = subject.variant.id
+    for probe in probes:
+        finding, seen = runner.probe_once(probe, subject, Limits())
+        findings.append(finding)
+        if show and seen is not None:
+            print(f"{vid} {probe.name}: sent {_shown(seen.sent)}\n{vid} {probe.name}: got {_shown(seen.received)}")
+        if show or finding.grade in ("fail", "warn"):
+            print(f"{vid} {probe.name}: {finding.grade}: {finding.reason}")
+
+
+def _one(variant, env, stack, settings: Settings, probes: tuple[Probe, ...], show: bool) -> record.Stack:
+    result, started = record.Stack(variant.id), time.monotonic()
+    try:
+        with contextlib.closing(_Serving(variant, env, stack, settings)) as subject:
+            _probe_stack(subject, probes, show, result.findings)
+    except harness.Failed as exc:
+        result.error = f"failed at {exc.fault.stage}" + (" (restarting it after a probe)" if result.findings else "")
+        print(f"{variant.id}: FAILED at {exc.fault}")
+    result.seconds = time.monotonic() - started
+    say(f"{variant.id}: {len(result.findings)} probes in {result.seconds:.1f} s")
+    return result
+
+
+def run(settings: Settings, args: argparse.Namespace, stack=harness) -> int:
+    if args.probe is not None and args.probe not in catalog.BY_NAME:
+        print(f"shootout: error: no probe {args.probe!r}; the probes: {', '.join(catalog.BY_NAME)}")
+        return 2
+    probes = catalog.selected(args.probe, args.slow)
+    started = datetime.now(timezone.utc)
+    stacks, ready = [], []
+    for variant in settings.variants():
+        reason = _why_not(variant)
+        if reason:
+            print(f"{variant.id}: {reason}")
+            stacks.append(record.Stack(variant.id, error=reason))
+        else:
+            ready.append(variant)
+    with tempfile.TemporaryDirectory(prefix="shootout-conform-") as tmp:
+        work = Path(tmp)
+        with stack.environment(work, work / "logs", settings.server_cpus, stack.needs_database(ready)) as env:
+            stacks += [_one(v, env, stack, settings, probes, args.probe is not None) for v in ready]
+    print(table(record.HEADER, record.rows(stacks), {0}))
+    out = settings.out or settings.root / "runs" / f"conform-{started:%Y%m%d-%H%M%S}"
+    record.write(out / "conform.json", record.document(stacks, probes, started.isoformat(timespec="seconds")))
+    say(f"wrote {out / 'conform.json'}")
+    return 1 if any(s.error and s.error.startswith("failed") for s in stacks) else 0
