@@ -15,6 +15,7 @@ from .config import suites
 from .workloads import registry
 from .commands import ab, abcalibrate, check, clean, compare, report, run, setup
 from .commands import fairness as fairness_cmd
+from .commands import conform as conform_cmd
 from .commands import list as list_cmd
 from .commands import lab as lab_cmd
 from .load.base import DriverError
@@ -83,6 +84,7 @@ def parser() -> argparse.ArgumentParser:
                    help="trials in rounds over a part's stacks, their servers kept up (default); "
                         "--no-interleave: each stack's trials back to back, one server at a time")
     _ab_parser(sub)
+    conform_cmd.add_parser(sub)
     p = sub.add_parser("report", help="write report.html, report.md and summary.json into a run; print one")
     p.add_argument("run_dir", metavar="RUN_DIR")
     p.add_argument("--format", choices=("terminal", "markdown", "html", "json"), default="terminal",
@@ -175,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
             return setup.run(settings, harness_only=args.harness_only)
         if args.command == "check":
             return check.run(settings)
+        if args.command == "conform":
+            return conform_cmd.run(settings, args)
         if args.command == "clean":
             return clean.run(settings)
         return run.run(settings, argv)
