@@ -6,15 +6,15 @@ from __future__ import annotations
 from functools import partial
 
 from . import rules
-from .probe import Probe, once, request
+from .probe import NEXT, Probe, request, then_next
 
-_probe = partial(Probe, family="framing", section="RFC 9112 s7.1", level="MUST")
+_probe = partial(Probe, family="framing", section="RFC 9112 s7.1", level="MUST", heads=NEXT,
+                 rule=rules.framed())
 
 
 def _chunked(body: bytes, name: str, what: str, level: str = "MUST") -> Probe:
     return _probe(name=name, what=f"Transfer-Encoding: chunked, {what}: {body!r}", level=level,
-                  writes=once(lambda t: request(t, b"Transfer-Encoding: chunked", body=body)),
-                  rule=rules.refused(close=True))
+                  writes=then_next(lambda t: request(t, b"Transfer-Encoding: chunked", body=body)))
 
 
 PROBES = (

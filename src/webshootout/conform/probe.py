@@ -54,3 +54,12 @@ def request(target: Target, *lines: bytes, body: bytes = b"", start: bytes | Non
 def once(build: Callable[[Target], bytes]) -> Callable[[Target], tuple[Write, ...]]:
     """The writes of a probe that sends its bytes in one write."""
     return lambda target: (Write(build(target)),)
+
+
+def then_next(build: Callable[[Target], bytes]) -> Callable[[Target], tuple[Write, ...]]:
+    """One write of the probe's request followed by a plain GET on the same connection: whether the server
+    reads on after a body it cannot frame is what a smuggling pair needs."""
+    return lambda target: (Write(build(target) + request(target)),)
+
+
+NEXT = (False, False)  # the heads of a probe sent with then_next

@@ -35,20 +35,44 @@ def refused(hang: str = "warn", close: bool = False) -> Rule:
     return rule
 
 
-def refused_or_closed_after(seen: Observation) -> Verdict:
-    """Content-Length with Transfer-Encoding (RFC 9112 s6.1): refuse, or answer by Transfer-Encoding alone
-    and close; an answer on a connection kept open is the smuggling pair."""
-    first = seen.first
-    if first is not None and 200 <= first.status < 300:
+def framed(hang: str = "warn") -> Rule:
+    """A request whose body framing is invalid or ambiguous, followed on the connection by a plain GET: the
+    server must refuse it, or (having answered before reading a body its handler ignores) close rather
+    than read on. Answering the next request means it framed the body somehow: the smuggling pair
+    (RFC 9112 s6.1 and s6.3: close the connection after such a request)."""
+    def rule(seen: Observation) -> Verdict:
+        finals = seen.parsed.finals
+        if not finals:
+            return _silent(seen, hang)
+        first = finals[0].status
+        if first in REFUSALS:
+            if len(finals) > 1:
+                return "warn", f"refused ({first}) but answered the next request, read where its framing is lost"
+            return "pass", f"refused: {first}" + (" and closed" if seen.closed else "")
+        if not 200 <= first < 300:
+            return "warn", f"answered {first}: neither a refusal nor a success"
+        if len(finals) > 1:
+            return _next(first, finals[1].status)
         if seen.closed:
-            return "pass", f"answered {first.status} by Transfer-Encoding alone and closed, as the RFC allows"
-        return "bad", f"accepted: answered {first.status} and kept the connection open"
-    return refused(close=True)(seen)
+            return "pass", f"answered {first} without using the body, then closed rather than frame it"
+        return "bad", f"answered {first}, then neither answered the next request nor closed: it waits on the body"
+    return rule
+
+
+def _next(first: int, then: int) -> Verdict:
+    """The grade of a framing probe answered, whose next request was answered `then`."""
+    if then in REFUSALS:
+        return "pass", f"answered {first} without using the body, then refused what followed it: {then}"
+    if 200 <= then < 300:
+        return "bad", f"accepted: answered {first}, then the next request on the connection ({then})"
+    return "bad", f"accepted: answered {first}, then {then} to what followed: it framed the body its own way"
 
 
 def closes(seen: Observation) -> Verdict:
-    """Whatever the answer, the connection must close after it."""
+    """Whatever the answer, the connection must close after it (sent with then_next: before the next)."""
     said = f"answered {seen.first.status}" if seen.first else "no answer"
+    if len(seen.parsed.finals) > 1 and seen.parsed.finals[1].status not in REFUSALS:
+        return "bad", f"{said}, then the next request on the connection ({seen.parsed.finals[1].status})"
     if seen.closed:
         return "pass", f"{said}, closed"
     return "bad", f"{said}, and kept the connection open"
