@@ -93,6 +93,10 @@ final class ItemHandlers {
 
     /** The body, or 400 when it is not JSON and 422 when it is JSON of another shape (the contract's split). */
     private static ItemBody body(Context ctx) {
+        // Jackson reports an empty body as a mismatch (as if JSON), though it is no JSON at all.
+        if (ctx.body().isBlank()) {
+            throw new BadRequestResponse("body is not JSON: it is empty");
+        }
         return ctx.bodyValidator(ItemBody.class)
                 .check(body -> body != null && body.name() != null, "name must be a string")
                 .check(body -> body != null && body.quantity() != null, "quantity must be a 32-bit integer")
