@@ -1,0 +1,54 @@
+"""The runner: a server a probe kills is the finding and is restarted; probes an id cannot take are skipped."""
+
+from dataclasses import replace
+
+from webshootout.conform import catalog, runner
+from webshootout.conform.wire import Limits
+
+from .servers import FakeServer
+
+
+def test_a_server_that_dies_fails_the_probe_and_is_restarted_for_the_next():
+    server = FakeServer("crash-long-line")
+    try:
+        probes = [catalog.BY_NAME["field-value-1mib"], catalog.BY_NAME["byte-by-byte"]]
+        told = []
+        died, after = runner.run(probes, server, Limits(), told.append)
+        assert (died.grade, died.alive, died.reason) == ("fail", False, "the server died on it")
+        assert server.starts == 2 and server.alive()
+        assert after.grade == "pass" and told == [died, after]
+    finally:
+        server.stop()
+
+
+class _NoUpload(FakeServer):
+    def target(self):
+        return replace(super().target(), upload=None)
+
+
+def test_a_probe_that_needs_a_workload_the_id_does_not_map_is_skipped():
+    server = _NoUpload()
+    try:
+        finding, seen = runner.probe_once(catalog.BY_NAME["expect-100-continue"], server, Limits())
+        assert (finding.grade, finding.reason, seen) == ("skip", "the id maps no upload", None)
+    finally:
+        server.stop()
+
+
+def test_a_server_that_is_gone_fails_without_raising():
+    server = FakeServer()
+    server.stop()
+    server.alive = lambda: True  # as if it lived but no longer listened
+    finding, _ = runner.probe_once(catalog.BY_NAME["missing-host"], server, Limits())
+    assert finding.grade == "warn" and finding.reason.startswith("could not connect")
+
+
+def test_the_slow_probes_run_only_when_asked():
+    assert "slowloris" not in {p.name for p in catalog.selected(None, slow=False)}
+    assert "slowloris" in {p.name for p in catalog.selected(None, slow=True)}
+    assert [p.name for p in catalog.selected("cl-te", slow=False)] == ["cl-te"]
+
+
+def test_at_least_sixty_probes_over_every_family():
+    families = {p.family for p in catalog.PROBES}
+    assert len(catalog.PROBES) >= 60 and families == {"framing", "limits", "fragmentation", "semantics"}
