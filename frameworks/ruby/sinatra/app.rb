@@ -6,6 +6,7 @@ require "sequel"
 require "faye/websocket"
 require "shootout/env"
 require "shootout/hashing"
+require "shootout/items"
 require "shootout/json_comp"
 require "shootout/pg_sessions"
 require "shootout/techempower"
@@ -23,6 +24,16 @@ class App < Sinatra::Base
   WORLD_BY_ID = WORLD.select(:id, :randomnumber).where(id: :$id).prepare(:first, :world_by_id)
   WORLD_UPDATE = WORLD.where(id: :$id).prepare(:update, :world_update, randomnumber: :$number)
   FORTUNES = DB[:fortune].select(:id, :message).prepare(:select, :fortunes)
+  # crud's statements on items, prepared the same way; each write returns the row as stored (RETURNING), the
+  # new id from the table's identity column.
+  ITEMS = DB[:items].select(:id, :name, :quantity)
+  ITEM_BY_ID = ITEMS.where(id: :$id).prepare(:first, :item_by_id)
+  ITEM_PAGE = ITEMS.order(:id).limit(:$limit, :$offset).prepare(:select, :item_page)
+  ITEM_INSERT = DB[:items].returning(:id, :name, :quantity)
+                          .prepare(:insert_select, :item_insert, name: :$name, quantity: :$quantity)
+  ITEM_UPDATE = DB[:items].where(id: :$id).returning(:id, :name, :quantity)
+                          .prepare(:update, :item_update, name: :$name, quantity: :$quantity)
+  ITEM_DELETE = DB[:items].where(id: :$id).prepare(:delete, :item_delete)
   # Read before Puma forks (preload_app!), so the workers share the rows.
   WORLD_CACHE = TE::WorldCache.new(WORLD.select_map(%i[id randomnumber]))
   # Sequel's documented rule for forking servers: no connection may cross the fork.
@@ -48,6 +59,25 @@ class App < Sinatra::Base
     def json(value)
       content_type :json
       JSON.generate(value)
+    end
+
+    # The path's id, or the 404 of an item no row can have.
+    def item_id
+      Shootout::Items.id(params["id"]) || halt(404, json("error" => "no such item"))
+    end
+
+    # A POST or PUT body as the item's columns: 400 when it is not JSON, 422 when it is not an object with a
+    # string name and a 32-bit integer quantity. Sinatra has no validation of its own, so these are plain
+    # checks (Shootout::Items.errors).
+    def item_fields
+      body = begin
+        JSON.parse(request.body.read)
+      rescue JSON::ParserError
+        halt 400, json("error" => "the body is not JSON")
+      end
+      errors = Shootout::Items.errors(body)
+      halt 422, json("errors" => errors) unless errors.empty?
+      { name: body["name"], quantity: body["quantity"] }
     end
 
     def world(id)
@@ -123,6 +153,36 @@ class App < Sinatra::Base
 
   get "/cached-queries" do
     json(WORLD_CACHE.pick(TE.count(params["count"])))
+  end
+
+  # crud: the items REST API on Sinatra's per-method routes, every answer read from or written to the table.
+  get "/items/:id" do
+    json(ITEM_BY_ID.call(id: item_id) || halt(404, json("error" => "no such item")))
+  end
+
+  get "/items" do
+    limit, offset = Shootout::Items.window(params["page"], params["size"]) ||
+                    halt(400, json("error" => "page must be an integer from 1, size one from 1 to 100"))
+    json(ITEM_PAGE.call(limit: limit, offset: offset))
+  end
+
+  post "/items" do
+    item = ITEM_INSERT.call(item_fields)
+    status 201
+    headers "Location" => url("/items/#{item[:id]}")
+    json(item)
+  end
+
+  put "/items/:id" do
+    id = item_id
+    item = ITEM_UPDATE.call(id: id, **item_fields).first
+    halt 404, json("error" => "no such item") unless item
+    json(item)
+  end
+
+  delete "/items/:id" do
+    halt 404, json("error" => "no such item") if ITEM_DELETE.call(id: item_id).zero?
+    204
   end
 
   # faye-websocket takes the connection over through Puma's rack.hijack and echoes each text frame.
