@@ -2,12 +2,13 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::{
     Json, Router,
     body::Bytes,
     extract::{
-        DefaultBodyLimit, Query, State,
+        DefaultBodyLimit, Path, Query, State,
         ws::{Message, WebSocket, WebSocketUpgrade},
     },
     http::{HeaderValue, StatusCode, header},
@@ -18,6 +19,7 @@ use axum::serve::ListenerExt;
 use axum_server::accept::NoDelayAcceptor;
 use axum_server::tls_rustls::{RustlsAcceptor, RustlsConfig};
 use serde::Serialize;
+use shootout_common::crud::{self, NewItem, PageQuery, Refusal};
 use shootout_common::env::Env;
 use shootout_common::runtime;
 use shootout_common::techempower::{self, CountQuery, QueriesQuery, Template, WorldCache};
@@ -57,6 +59,12 @@ async fn plaintext() -> &'static str {
 
 async fn json() -> Json<Message_> {
     Json(Message_ { message: "Hello, World!" })
+}
+
+/// tokio's timer: the worker thread runs other tasks while this one waits.
+async fn wait() -> &'static str {
+    tokio::time::sleep(Duration::from_millis(15)).await;
+    "Hello, World!"
 }
 
 /// Compressed by the router's CompressionLayer (gzip or br as Accept-Encoding asks, with Vary).
@@ -119,6 +127,43 @@ async fn hash(State(app): State<App>, Query(query): Query<HashQuery>) -> Result<
     Ok(workloads::iterated_sha256_hex(&data, n).into_response())
 }
 
+async fn read_item(State(app): State<App>, Path(id): Path<i32>) -> Result<Response, Fault> {
+    Ok(match crud::read(&app.pool, id).await? {
+        Some(item) => Json(item).into_response(),
+        None => StatusCode::NOT_FOUND.into_response(),
+    })
+}
+
+async fn list_items(State(app): State<App>, Query(query): Query<PageQuery>) -> Result<Response, Fault> {
+    let page = match crud::page(query.page.as_deref(), query.size.as_deref()) {
+        Ok(page) => page,
+        Err(error) => return Ok((StatusCode::BAD_REQUEST, Json(Refusal { error })).into_response()),
+    };
+    Ok(Json(crud::list(&app.pool, page).await?).into_response())
+}
+
+/// axum's Json extractor already answers as the contract asks: 400 for a body that is not JSON (its
+/// JsonSyntaxError), 422 for JSON of the wrong shape (JsonDataError), before the handler runs.
+async fn create_item(State(app): State<App>, Json(new): Json<NewItem>) -> Result<Response, Fault> {
+    let item = crud::create(&app.pool, &new).await?;
+    let location = format!("/items/{}", item.id);
+    Ok((StatusCode::CREATED, [(header::LOCATION, location)], Json(item)).into_response())
+}
+
+async fn update_item(State(app): State<App>, Path(id): Path<i32>, Json(new): Json<NewItem>) -> Result<Response, Fault> {
+    Ok(match crud::update(&app.pool, id, &new).await? {
+        Some(item) => Json(item).into_response(),
+        None => StatusCode::NOT_FOUND.into_response(),
+    })
+}
+
+async fn delete_item(State(app): State<App>, Path(id): Path<i32>) -> Result<StatusCode, Fault> {
+    Ok(match crud::delete(&app.pool, id).await? {
+        true => StatusCode::NO_CONTENT,
+        false => StatusCode::NOT_FOUND,
+    })
+}
+
 async fn websocket(upgrade: WebSocketUpgrade) -> Response {
     upgrade.on_upgrade(echo)
 }
@@ -150,6 +195,7 @@ async fn serve(env: Env) {
     let router = Router::new()
         .route("/plaintext", get(plaintext))
         .route("/json", get(json))
+        .route("/async", get(wait))
         .route("/json-comp", get(json_comp))
         .route("/upload", post(upload))
         .route("/db", get(db))
@@ -160,6 +206,8 @@ async fn serve(env: Env) {
         .route("/session", get(session))
         .route("/hash", get(hash))
         .route("/ws", get(websocket))
+        .route("/items", get(list_items).post(create_item))
+        .route("/items/{id}", get(read_item).put(update_item).delete(delete_item))
         .nest_service("/static", ServeDir::new(&env.static_dir))
         // Bytes' limit, set as axum's docs say (DefaultBodyLimit::max), to the contract's 2 MiB.
         .layer(DefaultBodyLimit::max(workloads::BODY_LIMIT))
