@@ -9,12 +9,13 @@ use lib curfile->dirname->child('lib')->to_string, curfile->dirname->sibling('co
 
 use Digest::SHA qw(sha256_hex);
 use Mojo::Cache;
-use Mojo::JSON qw(encode_json);
+use Mojo::JSON qw(decode_json encode_json);
 use Mojo::Pg;
 use Mojo::URL;
 use PgLimit;
 use Shootout::Env qw(env_value db_pool workers);
 use Shootout::Hashing qw(parse_n iterated_sha256);
+use Shootout::Items qw(json_string json_int32 int32_id item page_window);
 use Shootout::JsonComp qw(json_comp_items);
 use Shootout::Sessions qw(VISIT_SQL INSERT_SQL new_uid first_data count_of);
 use Shootout::TechEmpower qw(count random_id world fortunes_sorted);
@@ -68,6 +69,17 @@ sub query_rows_p ($db, $sql, @args) {
     $db->query($sql, @args, sub ($db, $err, $results) {
         return $done->reject($err) if $err;
         $done->resolve($results->sth->{NUM_OF_FIELDS} ? $results->arrays : $results->rows);
+    });
+    return $done;
+}
+
+# Mojo::Pg's SQL::Abstract methods (select, insert, update, delete) with a callback, resolving as
+# query_rows_p does, the rows as hashes: their _p forms resolve to a Results, as query_p does.
+sub abstract_p ($db, $method, @args) {
+    my $done = Mojo::Promise->new;
+    $db->$method(@args, sub ($db, $err, $results) {
+        return $done->reject($err) if $err;
+        $done->resolve($results->sth->{NUM_OF_FIELDS} ? $results->hashes->to_array : $results->rows);
     });
     return $done;
 }
@@ -168,6 +180,80 @@ get '/hash' => sub ($c) {
     my $n = eval { parse_n($c->param('n')) };
     return $c->render(text => $@, format => 'txt', status => 400) unless defined $n;
     $c->render(text => iterated_sha256($hash_file, $n), format => 'txt');
+};
+
+# crud: the items REST API on Mojolicious's router, a route per method; the body checked by Mojolicious's
+# validator; the rows through Mojo::Pg's SQL::Abstract methods, each write answered with the row as stored
+# (RETURNING), a new id from the table's identity column.
+my @item_columns = qw(id name quantity);
+
+# Mojolicious's validator is made for form values, all strings; these checks add JSON's types. A member
+# given as an array is refused whole: the validator would check its elements one by one.
+app->validator->add_check(json_string => sub ($v, $name, $value, @) { ref $v->input->{$name} || !json_string($value) });
+app->validator->add_check(json_int32 => sub ($v, $name, $value, @) { ref $v->input->{$name} || !json_int32($value) });
+
+sub no_item ($c) { $c->render(json => {error => 'no such item'}, status => 404) }
+
+# A POST or PUT body as the item's columns, or undef once the refusal is rendered: 400 when it is not
+# JSON, 422 when it is not an object with a string name and a 32-bit integer quantity.
+sub item_fields ($c) {
+    my $body = eval { decode_json($c->req->body) };
+    if ($@) {
+        $c->render(json => {error => 'the body is not JSON'}, status => 400);
+        return undef;
+    }
+    my $v = $c->validation->input(ref $body eq 'HASH' ? $body : {});
+    $v->required('name')->json_string;
+    $v->required('quantity')->json_int32;
+    if ($v->has_error) {
+        $c->render(json => {errors => $v->failed}, status => 422);
+        return undef;
+    }
+    return {name => $v->param('name'), quantity => $v->param('quantity')};
+}
+
+get '/items/:id' => [id => qr/[0-9]+/] => async sub ($c) {
+    my $id = int32_id($c->param('id')) // return no_item($c);
+    my $rows = await $c->db(sub ($db) { abstract_p($db, select => items => \@item_columns, {id => $id}) });
+    return no_item($c) unless @$rows;
+    $c->render(json => item($rows->[0]));
+} => 'item';
+
+get '/items' => async sub ($c) {
+    my $v = $c->validation;
+    $v->optional('page')->num(1);
+    $v->optional('size')->num(1, 100);
+    return $c->render(json => {errors => $v->failed}, status => 400) if $v->has_error;
+    my ($limit, $offset) = page_window($v->param('page') // 1, $v->param('size') // 10);
+    my $rows = await $c->db(sub ($db) {
+        abstract_p($db, select => items => \@item_columns, undef, {order_by => 'id', limit => $limit, offset => $offset});
+    });
+    $c->render(json => [map { item($_) } @$rows]);
+};
+
+post '/items' => async sub ($c) {
+    my $fields = item_fields($c) // return;
+    my $rows = await $c->db(sub ($db) { abstract_p($db, insert => items => $fields, {returning => \@item_columns}) });
+    my $item = item($rows->[0]);
+    $c->res->headers->location($c->url_for(item => id => $item->{id})->to_string);
+    $c->render(json => $item, status => 201);
+};
+
+put '/items/:id' => [id => qr/[0-9]+/] => async sub ($c) {
+    my $id = int32_id($c->param('id')) // return no_item($c);
+    my $fields = item_fields($c) // return;
+    my $rows = await $c->db(sub ($db) {
+        abstract_p($db, update => items => $fields, {id => $id}, {returning => \@item_columns});
+    });
+    return no_item($c) unless @$rows;
+    $c->render(json => item($rows->[0]));
+};
+
+del '/items/:id' => [id => qr/[0-9]+/] => async sub ($c) {
+    my $id = int32_id($c->param('id')) // return no_item($c);
+    my $deleted = await $c->db(sub ($db) { abstract_p($db, delete => items => {id => $id}) });
+    return no_item($c) unless $deleted > 0;
+    $c->rendered(204);
 };
 
 # Mojolicious's own WebSocket: each text message is sent back as it came (bytes, no re-encoding).
