@@ -12,4 +12,6 @@ Rails.application.routes.draw do
   get "fortunes", to: "fortunes#index"
   get "session", to: "sessions#show"
   get "hash", to: "hashes#show"
+  # API mode's resources: index, show, create, update (PUT and PATCH) and destroy.
+  resources :items
 end
