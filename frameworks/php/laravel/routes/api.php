@@ -1,6 +1,7 @@
 <?php
 
 use App\Http\Controllers\BenchmarkController;
+use App\Http\Controllers\ItemController;
 use App\Http\Controllers\TechEmpowerController;
 use Illuminate\Support\Facades\Route;
 
@@ -14,3 +15,5 @@ Route::get('/queries', [TechEmpowerController::class, 'queries']);
 Route::get('/updates', [TechEmpowerController::class, 'updates']);
 Route::get('/fortunes', [TechEmpowerController::class, 'fortunes']);
 Route::get('/cached-queries', [TechEmpowerController::class, 'cached']);
+// index, store, show, update (PUT and PATCH) and destroy on /items.
+Route::apiResource('items', ItemController::class);
