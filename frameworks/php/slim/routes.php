@@ -119,3 +119,83 @@ $app->get('/cached-queries', function (Request $request, Response $response) {
     }
     return $response->withJson($rows);
 });
+
+// crud: the items REST API on Slim's per-method routes, PDO prepared statements on the child's persistent
+// connection, each write answered with the row as stored (RETURNING). Slim has no validation of its own:
+// the body is json_decode()d here and checked by ../common/items.php.
+require_once __DIR__ . '/../common/items.php';
+
+$noItem = fn (Response $response) => $response->withJson(['error' => 'no such item'], 404);
+
+// A POST or PUT body as the item's columns, or the refusal: 400 when it is not JSON, 422 when it is not an
+// object with a string name and a 32-bit integer quantity.
+$itemFields = function (Request $request, Response $response): array|Response {
+    try {
+        $body = json_decode((string) $request->getBody(), true, 512, JSON_THROW_ON_ERROR);
+    } catch (JsonException $e) {
+        return $response->withJson(['error' => 'the body is not JSON: ' . $e->getMessage()], 400);
+    }
+    $errors = items_errors($body);
+    if ($errors) {
+        return $response->withJson(['errors' => $errors], 422);
+    }
+    return [$body['name'], $body['quantity']];
+};
+
+$app->get('/items/{id:[0-9]+}', function (Request $request, Response $response, array $args) use ($noItem) {
+    $id = items_id($args['id']);
+    if ($id === null) {
+        return $noItem($response);
+    }
+    $query = $this->db->prepare('SELECT id, name, quantity FROM items WHERE id = ?');
+    $query->execute([$id]);
+    $item = $query->fetch(PDO::FETCH_ASSOC);
+    return $item ? $response->withJson($item) : $noItem($response);
+})->setName('item');
+
+$app->get('/items', function (Request $request, Response $response) {
+    $window = items_page_window($request->getQueryParam('page'), $request->getQueryParam('size'));
+    if ($window === null) {
+        return $response->withJson(['error' => 'page must be an integer from 1, size one from 1 to 100'], 400);
+    }
+    $query = $this->db->prepare('SELECT id, name, quantity FROM items ORDER BY id LIMIT ? OFFSET ?');
+    $query->execute($window);
+    return $response->withJson($query->fetchAll(PDO::FETCH_ASSOC));
+});
+
+$app->post('/items', function (Request $request, Response $response) use ($itemFields) {
+    $fields = $itemFields($request, $response);
+    if ($fields instanceof Response) {
+        return $fields;
+    }
+    $query = $this->db->prepare('INSERT INTO items (name, quantity) VALUES (?, ?) RETURNING id, name, quantity');
+    $query->execute($fields);
+    $item = $query->fetch(PDO::FETCH_ASSOC);
+    return $response->withJson($item, 201)
+        ->withHeader('Location', $this->router->pathFor('item', ['id' => $item['id']]));
+});
+
+$app->put('/items/{id:[0-9]+}', function (Request $request, Response $response, array $args) use ($noItem, $itemFields) {
+    $id = items_id($args['id']);
+    if ($id === null) {
+        return $noItem($response);
+    }
+    $fields = $itemFields($request, $response);
+    if ($fields instanceof Response) {
+        return $fields;
+    }
+    $query = $this->db->prepare('UPDATE items SET name = ?, quantity = ? WHERE id = ? RETURNING id, name, quantity');
+    $query->execute([...$fields, $id]);
+    $item = $query->fetch(PDO::FETCH_ASSOC);
+    return $item ? $response->withJson($item) : $noItem($response);
+});
+
+$app->delete('/items/{id:[0-9]+}', function (Request $request, Response $response, array $args) use ($noItem) {
+    $id = items_id($args['id']);
+    if ($id === null) {
+        return $noItem($response);
+    }
+    $query = $this->db->prepare('DELETE FROM items WHERE id = ?');
+    $query->execute([$id]);
+    return $query->rowCount() > 0 ? $response->withStatus(204) : $noItem($response);
+});
