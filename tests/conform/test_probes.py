@@ -1,6 +1,8 @@
 """Every probe against a strict server (it must pass) and against a server with the one flaw the probe is
 there to catch (it must not): no probe passes by default."""
 
+from pathlib import Path
+
 import pytest
 
 from webshootout.conform import catalog, runner
@@ -67,3 +69,8 @@ def test_a_server_with_the_flaw_does_not(servers, name):
     finding, shown = _finding(name, servers(FLAW_FOR[name]))
     expected = "fail" if probe.level == "MUST" or name in OUTRIGHT else "warn"
     assert finding.grade == expected, shown
+
+
+def test_the_docs_name_every_probe():
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "conform.md").read_text()
+    assert [name for name in NAMES if f"`{name}`" not in docs] == []

@@ -23,11 +23,13 @@ class Write:
 
 @dataclass(frozen=True)
 class Limits:
-    """How long a probe waits. `answer` bounds the wait for the answers after the last write; `linger` is
-    how long a complete answer is watched for a close (or stray bytes) after it."""
+    """How long a probe waits. `answer` bounds the wait for the answers after the last write (`following`
+    for each after the first); `linger` is how long complete answers are watched for a close (or stray
+    bytes) after them."""
 
     answer: float = 1.5
     linger: float = 0.2
+    following: float = 0.5  # the wait for each further answer of a pipeline, once one came
     slow_pass: float = 30.0  # slowloris: a trickled head cut within this passes,
     slow_give_up: float = 65.0  # within this warns, and never cut by now fails
     trickle: float = 1.0  # seconds between its bytes
@@ -111,8 +113,10 @@ def exchange(target: Target, writes: tuple[Write, ...], limits: Limits, heads: t
             talk.pause(write)
             if not talk.send(write.data):
                 break
-        deadline = time.monotonic() + limits.answer
-        while len(answers(bytes(talk.buffer), heads, False).finals) < len(heads):
+        deadline, got = time.monotonic() + limits.answer, 0
+        while (now := len(answers(bytes(talk.buffer), heads, False).finals)) < len(heads):
+            if now > got:  # the next answer of a pipeline follows the last at once, or not at all
+                deadline, got = min(deadline, time.monotonic() + limits.following), now
             if not talk.read(deadline - time.monotonic()):
                 break
             if time.monotonic() >= deadline:
