@@ -6,13 +6,14 @@ use salvo::affix_state;
 use salvo::compression::Compression;
 use salvo::conn::rustls::{Keycert, RustlsConfig};
 use salvo::http::cookie::{Cookie, SameSite};
-use salvo::http::header::{HeaderValue, SERVER};
+use salvo::http::header::{HeaderValue, LOCATION, SERVER};
 use salvo::http::ParseError;
 use salvo::http::request::SecureMaxSize;
 use salvo::prelude::*;
 use salvo::serve_static::StaticDir;
 use salvo::websocket::WebSocketUpgrade;
 use serde::Serialize;
+use shootout_common::crud::{self, NewItem, Refusal};
 use shootout_common::env::Env;
 use shootout_common::runtime;
 use shootout_common::techempower::{self, Template, WorldCache};
@@ -136,6 +137,70 @@ async fn hash(req: &mut Request, depot: &mut Depot, res: &mut Response) -> Resul
     Ok(())
 }
 
+/// The item body through Request::parse_json, which refuses any body 400; the contract's 422 is for valid JSON
+/// of the wrong shape (serde's data errors), so the refusal's status is set here.
+async fn new_item(req: &mut Request) -> Result<NewItem, StatusError> {
+    req.parse_json::<NewItem>().await.map_err(|error| {
+        let status = match &error {
+            ParseError::SerdeJson(cause) if crud::wrong_shape(cause) => StatusError::unprocessable_entity(),
+            _ => StatusError::bad_request(),
+        };
+        status.cause(error)
+    })
+}
+
+/// The path's id; one that is not an i32 names no item.
+fn item_id(req: &Request) -> Result<i32, StatusError> {
+    req.param::<i32>("id").ok_or_else(StatusError::not_found)
+}
+
+#[handler]
+async fn read_item(req: &mut Request, depot: &mut Depot, res: &mut Response) -> Result<(), StatusError> {
+    let item = crud::read(&app(depot).pool, item_id(req)?).await.map_err(fault)?;
+    res.render(Json(item.ok_or_else(StatusError::not_found)?));
+    Ok(())
+}
+
+#[handler]
+async fn list_items(req: &mut Request, depot: &mut Depot, res: &mut Response) -> Result<(), StatusError> {
+    let page = match crud::page(req.query::<String>("page").as_deref(), req.query::<String>("size").as_deref()) {
+        Ok(page) => page,
+        Err(error) => {
+            res.status_code(StatusCode::BAD_REQUEST).render(Json(Refusal { error }));
+            return Ok(());
+        }
+    };
+    res.render(Json(crud::list(&app(depot).pool, page).await.map_err(fault)?));
+    Ok(())
+}
+
+#[handler]
+async fn create_item(req: &mut Request, depot: &mut Depot, res: &mut Response) -> Result<(), StatusError> {
+    let new = new_item(req).await?;
+    let item = crud::create(&app(depot).pool, &new).await.map_err(fault)?;
+    res.add_header(LOCATION, format!("/items/{}", item.id), true).map_err(fault)?;
+    res.status_code(StatusCode::CREATED).render(Json(item));
+    Ok(())
+}
+
+#[handler]
+async fn update_item(req: &mut Request, depot: &mut Depot, res: &mut Response) -> Result<(), StatusError> {
+    let id = item_id(req)?;
+    let new = new_item(req).await?;
+    let item = crud::update(&app(depot).pool, id, &new).await.map_err(fault)?;
+    res.render(Json(item.ok_or_else(StatusError::not_found)?));
+    Ok(())
+}
+
+#[handler]
+async fn delete_item(req: &mut Request, depot: &mut Depot, res: &mut Response) -> Result<(), StatusError> {
+    if !crud::delete(&app(depot).pool, item_id(req)?).await.map_err(fault)? {
+        return Err(StatusError::not_found());
+    }
+    res.status_code(StatusCode::NO_CONTENT);
+    Ok(())
+}
+
 #[handler]
 async fn websocket(req: &mut Request, res: &mut Response) -> Result<(), StatusError> {
     WebSocketUpgrade::new()
@@ -182,6 +247,12 @@ async fn serve(env: Env) {
         .push(Router::with_path("session").get(session))
         .push(Router::with_path("hash").get(hash))
         .push(Router::with_path("ws").get(websocket))
+        .push(
+            Router::with_path("items")
+                .get(list_items)
+                .post(create_item)
+                .push(Router::with_path("{id}").get(read_item).put(update_item).delete(delete_item)),
+        )
         .push(Router::with_path("static/{**}").get(StaticDir::new([env.static_dir.clone()])));
     let service = Service::new(router).hoop(server_header);
     let address = env.address;
