@@ -14,6 +14,7 @@ use regex::bytes::{Regex, RegexBuilder};
 const REGEX_SIZE_LIMIT: usize = 256 << 20;
 
 use crate::io::IoMode;
+use crate::mix::Mix;
 use crate::request::Template;
 use crate::tls;
 use crate::url;
@@ -106,6 +107,12 @@ pub struct Args {
     pub requests_per_connection: Option<u32>,
     #[command(flatten)]
     pub transport: TransportArgs,
+    /// A mix of requests instead of one (JSON: {"seed", "steps": [{"name", "count", "method", "path", "status",
+    /// "headers", "body", "body_regex", "capture"}]}); each connection sends a seeded shuffle of the steps' cycle,
+    /// each answer checked against its step, and the report keeps each step's counts and latency. The URL gives
+    /// the address only. HTTP/1.1, one request in flight per connection.
+    #[arg(long, value_name = "JSON")]
+    pub mix: Option<String>,
     /// I/O path: io_uring where the kernel allows it, else epoll (auto); forcing one that cannot work is an error.
     #[arg(long, value_enum, default_value = "auto")]
     pub io: IoMode,
@@ -145,6 +152,7 @@ pub struct Config {
     pub expect_counter: bool,
     pub head_request: bool,
     pub template: Template,
+    pub mix: Option<Mix>,
     /// The handshake to send and the message to echo, in WebSocket mode.
     pub websocket: Option<(Vec<u8>, Vec<u8>)>,
     pub json: bool,
@@ -160,6 +168,7 @@ impl Config {
     /// Whether response bodies have to be kept to check them.
     pub fn validates_body(&self) -> bool {
         self.expect_body.is_some() || self.expect_body_regex.is_some() || self.expect_counter
+            || self.mix.as_ref().is_some_and(Mix::validates_body)
     }
 }
 
@@ -179,6 +188,25 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 }
 
 impl Args {
+    /// --mix sets every request and its check: the flags that would set them, or put several in flight, are refused.
+    fn mix_alone(&self) -> Result<(), String> {
+        let p = &self.payload;
+        let clash = [
+            ("--websocket", self.websocket),
+            ("--sessions", self.sessions),
+            ("--http 2", self.transport.http == transport::HttpVersion::Http2),
+            ("--pipeline above 1", self.pipeline > 1),
+            ("--method", self.method != "GET"),
+            ("--body, --body-size or --chunk-size", p.body.is_some() || p.body_size.is_some() || p.chunk_size.is_some()),
+            ("--expect-body, --expect-body-regex or --expect-encoding", self.expect_body.is_some() || self.expect_body_regex.is_some() || p.expect_encoding.is_some()),
+            ("--expect-status", self.expect_status != 200),
+        ];
+        match clash.iter().find(|(_, set)| *set) {
+            Some((flag, _)) => Err(format!("--mix cannot be combined with {flag} (each step says its own)")),
+            None => Ok(()),
+        }
+    }
+
     pub fn into_config(self) -> Result<Config, String> {
         if self.connections == 0 {
             return Err("--connections: expected at least 1, got 0".into());
@@ -271,6 +299,13 @@ impl Args {
             None => None,
         };
         let template = Template::new(&self.method, &url.path, &host, &headers, &body, self.payload.chunk())?;
+        if template.captures() {
+            return Err(format!("URL {:?}: {{captured}} is a --mix step's template", self.url));
+        }
+        let mix = match &self.mix {
+            Some(json) => Some(self.mix_alone().and_then(|()| Mix::parse(json, &host, &headers, REGEX_SIZE_LIMIT))?),
+            None => None,
+        };
         let websocket = if self.websocket {
             if !template.is_static() {
                 return Err(format!("URL {:?}: templates are not supported with --websocket", self.url));
@@ -305,6 +340,7 @@ impl Args {
             expect_counter: self.expect_counter,
             head_request: self.method.eq_ignore_ascii_case("HEAD"),
             template,
+            mix,
             websocket,
             json: self.json,
             io: self.io,
@@ -316,85 +352,4 @@ impl Args {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn config(args: &[&str]) -> Result<Config, String> {
-        let mut argv = vec!["shootout-load"];
-        argv.extend_from_slice(args);
-        Args::try_parse_from(argv).map_err(|e| e.to_string())?.into_config()
-    }
-
-    #[test]
-    fn durations() {
-        assert_eq!(parse_duration("5s").unwrap(), Duration::from_secs(5));
-        assert_eq!(parse_duration("250ms").unwrap(), Duration::from_millis(250));
-        assert_eq!(parse_duration("1m").unwrap(), Duration::from_secs(60));
-        assert_eq!(parse_duration("2").unwrap(), Duration::from_secs(2));
-        assert!(parse_duration("5x").unwrap_err().contains("5x"));
-    }
-
-    #[test]
-    fn bad_values_are_named() {
-        assert!(config(&["ftp://127.0.0.1/"]).unwrap_err().contains("ftp"));
-        assert!(config(&["-H", "nocolon", "http://127.0.0.1:1/"]).unwrap_err().contains("nocolon"));
-        assert!(config(&["--rate", "0", "http://127.0.0.1:1/"]).unwrap_err().contains("--rate"));
-        assert!(config(&["http://127.0.0.1:99999/"]).unwrap_err().contains("99999"));
-        assert!(config(&["http://127.0.0.1:1/{rand:5}"]).unwrap_err().contains("{rand:5}"));
-        assert!(config(&["--expect-counter", "http://127.0.0.1:1/"]).is_err());
-    }
-
-    #[test]
-    fn a_burst_sets_connections_and_duration() {
-        let c = config(&["--burst", "2,4,8", "--step", "500ms", "-c", "99", "-d", "9s", "http://127.0.0.1:1/"]).unwrap();
-        assert_eq!((c.connections, c.duration, c.burst), (8, Duration::from_millis(1500), vec![2, 4, 8]));
-        assert!(config(&["--burst", "2,0", "http://127.0.0.1:1/"]).unwrap_err().contains("--burst"));
-        assert!(config(&["--burst", "8,2", "http://127.0.0.1:1/"]).unwrap_err().contains("rising"));
-        assert!(config(&["--burst", "2", "--rate", "5", "http://127.0.0.1:1/"]).is_err());
-    }
-
-    #[test]
-    fn no_keepalive_asks_the_server_to_close_and_refuses_what_needs_a_kept_connection() {
-        let c = config(&["--no-keepalive", "http://127.0.0.1:1/"]).unwrap();
-        let mut request = Vec::new();
-        c.template.write(&mut request, b"", &mut fastrand::Rng::with_seed(1));
-        assert!(!c.keepalive && request.windows(19).any(|w| w == b"Connection: close\r\n"));
-        assert!(config(&["http://127.0.0.1:1/"]).unwrap().keepalive);
-        assert!(config(&["--no-keepalive", "-R", "10", "http://127.0.0.1:1/"]).unwrap_err().contains("--rate"));
-        assert!(config(&["--no-keepalive", "--pipeline", "4", "http://127.0.0.1:1/"]).unwrap_err().contains("--pipeline"));
-    }
-
-    #[test]
-    fn requests_per_connection_keeps_connections_and_one_request_in_flight() {
-        let c = config(&["--requests-per-connection", "10", "--body-size", "3", "--chunk-size", "2", "-m", "POST", "http://127.0.0.1:1/u"]).unwrap();
-        assert_eq!((c.requests_per_connection, c.keepalive), (Some(10), true));
-        let mut request = Vec::new();
-        c.template.write(&mut request, b"", &mut fastrand::Rng::with_seed(1));
-        assert!(request.ends_with(b"Transfer-Encoding: chunked\r\n\r\n2\r\n\x00\x01\r\n1\r\n\x02\r\n0\r\n\r\n"));
-        let refused = [&["--requests-per-connection", "0"][..], &["--requests-per-connection", "5", "--no-keepalive"], &["--requests-per-connection", "5", "--pipeline", "2"]];
-        refused.iter().for_each(|flags| assert!(config(&[flags, &["http://127.0.0.1:1/"][..]].concat()).is_err(), "{flags:?}"));
-    }
-
-    #[test]
-    fn a_steady_warmup_needs_a_cap_and_a_percentage() {
-        let c = config(&["--warmup", "30s", "--warmup-steady", "3", "http://127.0.0.1:1/"]).unwrap();
-        assert_eq!((c.warmup, c.warmup_steady), (Duration::from_secs(30), Some(3.0)));
-        assert!(config(&["--warmup-steady", "3", "http://127.0.0.1:1/"]).unwrap_err().contains("--warmup (its cap)"));
-        assert!(config(&["--warmup", "9s", "--warmup-steady", "0", "http://127.0.0.1:1/"]).unwrap_err().contains("got 0"));
-        assert!(config(&["--warmup", "9s", "--warmup-steady", "NaN", "http://127.0.0.1:1/"]).is_err());
-    }
-
-    #[test]
-    fn the_connect_phase_flags_are_checked() {
-        let c = config(&["--connect-deadline", "30s", "--connect-min", "99", "--connect-concurrency", "8", "http://127.0.0.1:1/"]).unwrap();
-        assert_eq!((c.connect_deadline, c.connect_min, c.connect_concurrency), (Duration::from_secs(30), 99.0, 8));
-        let bad = [("--connect-min", "0"), ("--connect-min", "101"), ("--connect-concurrency", "0"), ("--connect-deadline", "0s")];
-        bad.iter().for_each(|(flag, v)| assert!(config(&[flag, v, "http://127.0.0.1:1/"]).unwrap_err().contains(flag), "{flag} {v}"));
-    }
-
-    #[test]
-    fn threads_never_exceed_connections() {
-        let c = config(&["-c", "2", "-t", "8", "http://127.0.0.1:8080/x"]).unwrap();
-        assert_eq!((c.threads, c.addr.port()), (2, 8080));
-    }
-}
+mod tests;

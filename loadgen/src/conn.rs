@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use mio::net::TcpStream;
 
+use crate::mix::Turn;
 use crate::protocol::Protocol;
 use crate::transport::Transport;
 use crate::visitor::Visitor;
@@ -31,6 +32,8 @@ pub struct InFlight {
     pub sent: Instant,
     /// HTTP/2: the stream that carries it (0 over HTTP/1.1, where answers come in order).
     pub stream: u32,
+    /// With --mix: the step it is.
+    pub step: Option<usize>,
 }
 
 pub struct Conn {
@@ -55,6 +58,8 @@ pub struct Conn {
     pub unread: bool,
     pub in_flight: VecDeque<InFlight>,
     pub visitor: Visitor,
+    /// With --mix: where the slot is in it.
+    pub turn: Option<Turn>,
     /// Bytes not yet accepted by the socket.
     pub out: Vec<u8>,
     pub transport: Transport,
@@ -62,7 +67,7 @@ pub struct Conn {
 }
 
 impl Conn {
-    pub fn new(now: Instant, transport: Transport, protocol: Protocol, visitor: Visitor) -> Self {
+    pub fn new(now: Instant, transport: Transport, protocol: Protocol, visitor: Visitor, turn: Option<Turn>) -> Self {
         Conn {
             stream: None,
             state: State::Closed,
@@ -78,6 +83,7 @@ impl Conn {
             unread: false,
             in_flight: VecDeque::new(),
             visitor,
+            turn,
             out: Vec::new(),
             transport,
             protocol,

@@ -49,6 +49,8 @@ pub struct Response {
     pub set_cookies: Vec<(usize, usize)>,
     /// The Content-Encoding header's value, as a byte range of the input (empty: none).
     pub encoding: (usize, usize),
+    /// The Location header's value, likewise.
+    pub location: (usize, usize),
 }
 
 impl Response {
@@ -101,6 +103,7 @@ pub fn parse(
     let mut chunked = false;
     let mut set_cookies = Vec::new();
     let mut encoding = (0, 0);
+    let mut location = (0, 0);
     for header in parsed.headers.iter() {
         let name = header.name;
         if name.eq_ignore_ascii_case("content-length") {
@@ -127,6 +130,8 @@ pub fn parse(
             set_cookies.push(range_of(input, header.value));
         } else if name.eq_ignore_ascii_case("content-encoding") {
             encoding = range_of(input, header.value);
+        } else if name.eq_ignore_ascii_case("location") {
+            location = range_of(input, header.value);
         }
     }
     let framing = if head_request || status / 100 == 1 || status == 204 || status == 304 {
@@ -174,7 +179,7 @@ pub fn parse(
             }
         }
     };
-    Ok(Some(Response { status, consumed, body, close, set_cookies, encoding }))
+    Ok(Some(Response { status, consumed, body, close, set_cookies, encoding, location }))
 }
 
 /// Where a header value borrowed from `input` lies in it.

@@ -61,6 +61,20 @@ pub struct Burst {
     pub step_s: f64,
 }
 
+/// One --mix step: its requests over the whole run (warm-up and window: what the server was asked to do) and its
+/// answers in the measured window.
+#[derive(Debug, Clone, Serialize)]
+pub struct MixStep {
+    pub name: String,
+    pub sent: u64,
+    pub done: u64,
+    pub failed: u64,
+    pub unanswered: u64,
+    pub requests: u64,
+    pub errors: u64,
+    pub latency_us: Latency,
+}
+
 /// How the requests travelled: the HTTP version, streams per connection, and what TLS negotiated.
 #[derive(Debug, Clone, Serialize)]
 pub struct Transport {
@@ -122,6 +136,8 @@ pub struct Report {
     pub io: &'static str,
     pub io_fallback: Option<String>,
     pub transport: Transport,
+    /// With --mix: each step, in the mix's order.
+    pub mix: Option<Vec<MixStep>>,
 }
 
 impl Report {
@@ -148,6 +164,22 @@ impl Report {
                 Second { second, requests: s.requests, errors: s.errors, p99_us }
             })
             .collect();
+        let mix = config.mix.as_ref().map(|mix| {
+            mix.steps
+                .iter()
+                .zip(&stats.mix)
+                .map(|(step, counts)| MixStep {
+                    name: step.name.clone(),
+                    sent: counts.sent,
+                    done: counts.done,
+                    failed: counts.failed,
+                    unanswered: counts.unanswered(),
+                    requests: counts.requests,
+                    errors: counts.errors,
+                    latency_us: Latency::of(&counts.latency),
+                })
+                .collect()
+        });
         Report {
             version: env!("CARGO_PKG_VERSION"),
             mode: if config.rate.is_some() { "open" } else { "closed" },
@@ -197,6 +229,7 @@ impl Report {
                 streams: if config.http2 { config.streams } else { 1 },
                 tls: config.tls.as_ref().map(|_| Negotiated::of(&stats.handshakes)),
             },
+            mix,
         }
     }
 

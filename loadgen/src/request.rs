@@ -1,4 +1,5 @@
-//! Request bytes: built once when the path is fixed, or per request when it holds {rand:A:B}.
+//! Request bytes: built once when the path is fixed, or per request when it holds {rand:A:B} or (a --mix step)
+//! {captured}.
 
 use std::io::Write;
 
@@ -6,6 +7,8 @@ use std::io::Write;
 enum Part {
     Text(Vec<u8>),
     Rand(u64, u64),
+    /// What the connection captured from an earlier answer's Location (mix.rs).
+    Captured,
 }
 
 #[derive(Debug)]
@@ -25,15 +28,19 @@ impl Template {
         while let Some(open) = rest.find('{') {
             let close = rest[open..].find('}').map(|i| open + i).ok_or_else(|| format!("URL path {path:?}: unclosed '{{'"))?;
             let spec = &rest[open..=close];
+            parts.push(Part::Text(rest.as_bytes()[..open].to_vec()));
+            rest = &rest[close + 1..];
+            if spec == "{captured}" {
+                parts.push(Part::Captured);
+                continue;
+            }
             let bounds = spec[1..spec.len() - 1]
                 .strip_prefix("rand:")
                 .and_then(|b| b.split_once(':'))
                 .and_then(|(a, b)| Some((a.parse::<u64>().ok()?, b.parse::<u64>().ok()?)))
                 .filter(|(a, b)| a <= b)
                 .ok_or_else(|| format!("URL path {path:?}: {spec} is not a template (expected {{rand:A:B}} with A <= B)"))?;
-            parts.push(Part::Text(rest.as_bytes()[..open].to_vec()));
             parts.push(Part::Rand(bounds.0, bounds.1));
-            rest = &rest[close + 1..];
         }
         parts.push(Part::Text(rest.as_bytes().to_vec()));
         parts.retain(|p| p != &Part::Text(Vec::new()));
@@ -58,14 +65,25 @@ impl Template {
         self.parts.iter().all(|p| matches!(p, Part::Text(_)))
     }
 
+    /// Whether the path takes what an earlier answer's Location held.
+    pub fn captures(&self) -> bool {
+        self.parts.contains(&Part::Captured)
+    }
+
     /// Appends one request; `cookie` is the visitor's "Cookie: ...\r\n" line or empty.
     pub fn write(&self, out: &mut Vec<u8>, cookie: &[u8], rng: &mut fastrand::Rng) {
+        self.write_captured(out, cookie, rng, b"");
+    }
+
+    /// Appends one request whose {captured} is `captured`.
+    pub fn write_captured(&self, out: &mut Vec<u8>, cookie: &[u8], rng: &mut fastrand::Rng, captured: &[u8]) {
         for part in &self.parts {
             match part {
                 Part::Text(text) => out.extend_from_slice(text),
                 Part::Rand(lo, hi) => {
                     let _ = write!(out, "{}", rng.u64(*lo..=*hi));
                 }
+                Part::Captured => out.extend_from_slice(captured),
             }
         }
         out.extend_from_slice(&self.head);

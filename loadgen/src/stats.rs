@@ -62,6 +62,8 @@ pub struct Stats {
     pub connect: connect::Counts,
     /// TLS handshakes of the whole run (connect phase and window), also apart.
     pub handshakes: Handshakes,
+    /// With --mix: each step's counts, in the steps' order.
+    pub mix: Vec<StepCounts>,
     current: Histogram<u64>,
     /// Index in `timeline` the `current` histogram belongs to.
     current_second: usize,
@@ -70,6 +72,59 @@ pub struct Stats {
 /// Non-empty buckets as (highest equivalent value, count): enough to rebuild or merge histograms exactly.
 pub fn buckets(h: &Histogram<u64>) -> Vec<(u64, u64)> {
     h.iter_recorded().map(|v| (h.highest_equivalent(v.value_iterated_to()), v.count_at_value())).collect()
+}
+
+/// One --mix step: what became of its requests over the whole run (warm-up and window), so a harness can compare
+/// them with what the server holds after it, and its answers in the measured window.
+#[derive(Debug, Clone)]
+pub struct StepCounts {
+    pub sent: u64,
+    /// Answered as expected.
+    pub done: u64,
+    /// Answered otherwise.
+    pub failed: u64,
+    /// In the window: valid answers, their latency, and the invalid ones.
+    pub requests: u64,
+    pub errors: u64,
+    pub latency: Histogram<u64>,
+}
+
+impl Default for StepCounts {
+    fn default() -> Self {
+        StepCounts { sent: 0, done: 0, failed: 0, requests: 0, errors: 0, latency: histogram() }
+    }
+}
+
+impl StepCounts {
+    pub fn answered(&mut self, valid: bool) {
+        if valid {
+            self.done += 1;
+        } else {
+            self.failed += 1;
+        }
+    }
+
+    /// An answer in the measured window: valid with its latency, or invalid.
+    pub fn in_window(&mut self, valid_latency_us: Option<u64>) {
+        match valid_latency_us {
+            Some(us) => {
+                self.requests += 1;
+                self.latency.saturating_record(us.max(LOWEST_US));
+            }
+            None => self.errors += 1,
+        }
+    }
+
+    /// Sent and not answered: in flight when the run stopped, timed out, or on a connection that broke.
+    pub fn unanswered(&self) -> u64 {
+        self.sent.saturating_sub(self.done + self.failed)
+    }
+
+    fn merge(&mut self, other: &StepCounts) {
+        (self.sent, self.done, self.failed) = (self.sent + other.sent, self.done + other.done, self.failed + other.failed);
+        (self.requests, self.errors) = (self.requests + other.requests, self.errors + other.errors);
+        self.latency.add(&other.latency).expect("same histogram bounds");
+    }
 }
 
 impl Default for Stats {
@@ -93,9 +148,15 @@ impl Stats {
             timeline: Vec::new(),
             connect: connect::Counts::default(),
             handshakes: Handshakes::default(),
+            mix: Vec::new(),
             current: histogram(),
             current_second: 0,
         }
+    }
+
+    /// Stats of a run whose --mix has `steps` steps.
+    pub fn with_steps(steps: usize) -> Self {
+        Stats { mix: vec![StepCounts::default(); steps], ..Stats::new() }
     }
 
     fn second(&mut self, second: usize) -> &mut Second {
@@ -170,6 +231,12 @@ impl Stats {
         self.reconnects += other.reconnects;
         self.connect.merge(&other.connect);
         self.handshakes.merge(&other.handshakes);
+        if self.mix.len() < other.mix.len() {
+            self.mix.resize_with(other.mix.len(), StepCounts::default);
+        }
+        for (mine, theirs) in self.mix.iter_mut().zip(&other.mix) {
+            mine.merge(theirs);
+        }
         for (mine, theirs) in self.errors.iter_mut().zip(other.errors) {
             *mine += theirs;
         }

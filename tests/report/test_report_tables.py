@@ -133,3 +133,20 @@ def test_bytes_per_answer_share_of_the_ceiling_and_reconnects_show_where_they_me
     assert extra["json"].header[-1] == "reconnects" and extra["json"].rows[0][-1] == "1,350"
     # json's answers have a byte count too, but only json-comp's workload shows it.
     assert "bytes/answer" not in extra["json"].header
+
+
+def test_a_mix_shows_each_kind_of_request_with_its_latency():
+    def step(name, requests, p50, p99):
+        return {"name": name, "sent": requests, "done": requests, "failed": 0, "unanswered": 0, "requests": requests,
+                "errors": 0, "latency_us": {"p50": p50, "p99": p99}}
+    lines = [{**_line("api", n, 900.0, mix=[step("get", 70 * n, 800.0, 2000.0), step("create", 5 * n, 1500.0 * n, 4000.0)]),
+              "workload": "crud"} for n in (1, 2, 3)]
+    data = summary.summarize({}, lines)
+    assert_valid_summary(json.loads(summary.to_json(data)))
+    (workload,) = data["workloads"]
+    mix = workload["points"][0]["results"][0]["mix"]
+    assert [(s["name"], s["share"]) for s in mix] == [("get", 0.9333), ("create", 0.0667)]
+    extra = tables.extras(workload)
+    assert extra.header[-1] == "per request kind: p50/p99 ms"
+    assert extra.rows[0][-1] == "get 0.800/2.00, create 3.00/4.00"  # the medians of the three trials
+    assert any(note.startswith("per request kind") for note in extra.notes)

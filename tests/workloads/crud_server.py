@@ -20,6 +20,7 @@ def crud(url: str, fault: str | None = None):
     cache: dict[int, dict] = {}
 
     class Crud(Quiet):
+        disable_nagle_algorithm = True  # head and body go in two writes: Nagle would hold the body for an ACK
         opened: list[psycopg.Connection] = []  # closed by close_all once the server has stopped
 
         @classmethod

@@ -44,7 +44,9 @@ impl Http1 {
             let bytes = &input.bytes()[start..];
             let (status, close, body) = (response.status, response.close, response.body(bytes, decoded));
             let encoding = &bytes[response.encoding.0..response.encoding.1];
-            return Unit::Answer(Answer { stream: 0, status, body, cookies: Cookies::In(bytes, response.set_cookies), close, encoding });
+            let location = &bytes[response.location.0..response.location.1];
+            let cookies = Cookies::In(bytes, response.set_cookies);
+            return Unit::Answer(Answer { stream: 0, status, body, cookies, close, encoding, location });
         }
     }
 

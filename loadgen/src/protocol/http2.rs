@@ -70,8 +70,9 @@ impl Http2 {
                     body: &answer.body,
                     cookies: Cookies::Values(&answer.cookies),
                     close: false,
-                    // Not read over HTTP/2 yet: --expect-encoding refuses --http 2.
+                    // Not read over HTTP/2 yet: --expect-encoding and --mix refuse --http 2.
                     encoding: b"",
+                    location: b"",
                 }),
                 Event::Reset(stream) => Unit::Reset(*stream),
                 Event::GoAway(last) => Unit::GoAway(*last),

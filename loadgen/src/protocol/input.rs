@@ -75,6 +75,8 @@ pub struct Answer<'a> {
     pub close: bool,
     /// Its Content-Encoding (empty: none).
     pub encoding: &'a [u8],
+    /// Its Location (empty: none; read over HTTP/1.1 only, for --mix).
+    pub location: &'a [u8],
 }
 
 /// The values of an answer's Set-Cookie headers.

@@ -97,17 +97,19 @@ impl<D: Driver> Worker<D> {
         };
         let mut rng = fastrand::Rng::new();
         let conns = (0..connections)
-            .map(|_| {
+            .map(|i| {
                 let visitor = Visitor::new(&config.template, &mut rng);
                 let protocol = Protocol::new(&config, &mut rng);
-                Conn::new(window.start, Transport::new(config.tls.is_some()), protocol, visitor)
+                // The slot's place in the run (thread, then connection), so its mix is the same every run.
+                let turn = config.mix.as_ref().map(|mix| mix.turn(((index as u64) << 32) | i as u64));
+                Conn::new(window.start, Transport::new(config.tls.is_some()), protocol, visitor, turn)
             })
             .collect();
         Ok(Worker {
             io: D::new(&config, connections)?,
             pacing: config.rate.map(|rate| Pacing::new(rate, index, threads, window.start)),
             conns,
-            stats: Stats::new(),
+            stats: Stats::with_steps(config.mix.as_ref().map_or(0, |mix| mix.steps.len())),
             rng,
             // With a connection per request, each connect belongs to its request: none is opened ahead.
             phase_target: if config.keepalive { released } else { 0 },
@@ -238,9 +240,17 @@ impl<D: Driver> Worker<D> {
     fn queue_request(&mut self, idx: usize, intended: Instant, now: Instant) -> bool {
         let conn = &mut self.conns[idx];
         let (out, _) = conn.transport.writer(&mut conn.out);
-        match conn.protocol.request(&conn.visitor, &self.config.template, &mut self.rng, &mut self.request, out) {
-            Ok(stream) => {
-                conn.in_flight.push_back(InFlight { intended, sent: now, stream });
+        let sent = match (&self.config.mix, conn.turn.as_mut()) {
+            (Some(mix), Some(turn)) => {
+                let step = mix.write(turn, out);
+                self.stats.mix[step].sent += 1;
+                Ok((0, Some(step)))
+            }
+            _ => conn.protocol.request(&conn.visitor, &self.config.template, &mut self.rng, &mut self.request, out).map(|s| (s, None)),
+        };
+        match sent {
+            Ok((stream, step)) => {
+                conn.in_flight.push_back(InFlight { intended, sent: now, stream, step });
                 true
             }
             Err(why) => {

@@ -54,7 +54,12 @@ impl<D: Driver> Worker<D> {
                             };
                             let checked = Checked { status: answer.status, body: answer.body, encoding: answer.encoding };
                             let decode = decode.then_some(&mut self.inflated);
-                            let outcome = verdict(&self.config, &mut conn.visitor, &mut self.rng, checked, decode, cookies);
+                            let outcome = match (request.step, &self.config.mix, conn.turn.as_mut()) {
+                                (Some(step), Some(mix), Some(turn)) => {
+                                    Verdict::Checked(mix.check(step, turn, answer.status, answer.body, answer.location))
+                                }
+                                _ => verdict(&self.config, &mut conn.visitor, &mut self.rng, checked, decode, cookies),
+                            };
                             Step::Answered { request, status: answer.status, outcome, close: answer.close }
                         }
                         None => Step::Close(ErrorKind::Parse),

@@ -36,6 +36,9 @@ impl<D: Driver> Worker<D> {
     /// window opened would take the connections' count of answers off every window (a 7 % loss at 64
     /// connections, 3 s and 320 req/s). Valid answers of the warm-up make its curve.
     pub(super) fn record_answer(&mut self, request: InFlight, status: u16, outcome: Result<(), ErrorKind>, now: Instant) {
+        if let Some(step) = request.step {
+            self.stats.mix[step].answered(outcome.is_ok());
+        }
         if !self.measuring {
             if outcome.is_ok() {
                 self.window.warm_answer();
@@ -47,12 +50,12 @@ impl<D: Driver> Worker<D> {
             _ => {
                 let second = self.second(now);
                 self.stats.answered(status);
+                let latency = micros(now.saturating_duration_since(request.intended));
+                if let Some(step) = request.step {
+                    self.stats.mix[step].in_window(outcome.is_ok().then_some(latency));
+                }
                 match outcome {
-                    Ok(()) => self.stats.valid(
-                        second,
-                        micros(now.saturating_duration_since(request.intended)),
-                        micros(now.saturating_duration_since(request.sent)),
-                    ),
+                    Ok(()) => self.stats.valid(second, latency, micros(now.saturating_duration_since(request.sent))),
                     Err(kind) => self.stats.error(second, kind),
                 }
             }

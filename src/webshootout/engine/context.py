@@ -259,6 +259,7 @@ class RunContext:
         if not subject.served.alive():
             raise StackFailed(f"the server exited (code {subject.served.exit_code()}) during "
                              f"{subject.workload} {point.label} trial {trial}")
+        self._after_mix(subject, result, f"{subject.workload} {point.label} trial {trial}")
         measured = None
         if before is not None:
             # The probe's thread on the server CPU must not share it with the load's last requests.
@@ -273,6 +274,15 @@ class RunContext:
                                                       for s in (server, database, *idle))
         idle_cpu = sum(u.cpu_percent for u in idle_usages) if idle else None
         return result, Usages(server_usage, database_usage, client_cpu, steal_percent, idle_cpu, speed), measured
+
+    @staticmethod
+    def _after_mix(subject: Subject, result: LoadResult, where: str) -> None:
+        """A mix's state after its load (crud: the table against the creates and deletes answered): a stack whose
+        answers said one thing and whose database holds another fails."""
+        check = registry.get(subject.workload).after_mix
+        problem = check(subject.context, result.mix) if check and result.mix is not None else None
+        if problem:
+            raise StackFailed(f"{where}: {problem}")
 
     def _link(self, step: Callable[[cpulink.Link], object]):
         """A step of the CPU link, or None when there is none or it failed (then it is dropped, said once)."""

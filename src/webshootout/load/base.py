@@ -139,6 +139,9 @@ class LoadResult:
     # Kept connections closed after this many answers and opened again (native only), and how often in the window.
     requests_per_connection: int | None = None
     reconnects: int | None = None
+    # A mix of requests (native only): per step, its name, sent/done/failed/unanswered over the whole run, and
+    # requests, errors and latency_us in the window.
+    mix: list[dict] | None = None
     warmup_s: float | None = None  # start to measured window (connects included), when there was a warm-up
     warmup_curve: list[int] | None = None  # valid answers in each whole second of the warm-up (req/s)
     window_start_s: float | None = None  # from the tool's start until the measured window opened

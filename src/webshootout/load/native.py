@@ -111,6 +111,15 @@ def _transport(data: dict) -> dict | None:
                 "handshake_ms": {key: _ms(tls["handshake_ms"][key]) for key in ("mean", "p50", "p99", "max")}}}
 
 
+def _mix(data: dict) -> list[dict] | None:
+    """Each --mix step as shootout-load reports it; None without a mix."""
+    if data.get("mix") is None:
+        return None
+    counts = ("sent", "done", "failed", "unanswered", "requests", "errors")
+    return [{"name": str(step["name"]), **{key: int(step[key]) for key in counts},
+             "latency_us": _latency(step, "latency_us")} for step in data["mix"]]
+
+
 def _ms(value) -> float | None:
     return None if value is None else float(value)
 
@@ -137,7 +146,7 @@ def parse(data: dict) -> LoadResult:
             window_start_s=_optional(data, "window_start_s", float), io=_optional(data, "io", str),
             connect=_connect_phase(data), transport=_transport(data),
             reconnects=_optional(data, "reconnects", int),
-            requests_per_connection=_optional(data, "requests_per_connection", int),
+            requests_per_connection=_optional(data, "requests_per_connection", int), mix=_mix(data),
             warmup_curve=None if data.get("warmup_curve") is None else [int(n) for n in data["warmup_curve"]])
     except (KeyError, TypeError, ValueError) as exc:
         raise DriverError(f"shootout-load's JSON lacks or mistypes {exc}: {str(data)[:300]}") from None

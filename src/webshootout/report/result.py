@@ -150,6 +150,24 @@ def _tls(trials: list[dict]) -> dict | None:
             "handshake_ms_p50": median_ms("p50"), "handshake_ms_p99": median_ms("p99")}
 
 
+def _mix(trials: list[dict]) -> list[dict] | None:
+    """A mix's steps (crud's verbs): each one's share of the valid answers and the medians of the trials' p50 and
+    p99 latency in microseconds; None without a mix."""
+    mixes = [t["mix"] for t in trials if t.get("mix")]
+    if not mixes:
+        return None
+    total = sum(step["requests"] for mix in mixes for step in mix) or 1
+
+    def median_us(name: str, key: str) -> float | None:
+        values = [s["latency_us"][key] for mix in mixes for s in mix if s["name"] == name and s["latency_us"][key]]
+        return stats.median(values) if values else None
+
+    return [{"name": step["name"], "share": round(sum(s["requests"] for mix in mixes for s in mix
+                                                      if s["name"] == step["name"]) / total, 4),
+             "p50_us": median_us(step["name"], "p50"), "p99_us": median_us(step["name"], "p99")}
+            for step in mixes[0]]
+
+
 def _optional(trials: list[dict]) -> dict:
     """Facts only newer result lines carry: None when no trial has them."""
     warmed = _point_warmup(trials)
@@ -162,7 +180,7 @@ def _optional(trials: list[dict]) -> dict:
     return {"connect_s": round(stats.median(connects), 3) if connects else None,
             # Bytes on the wire per answer (headers and body, as sent: compressed where it was).
             "bytes_per_answer": round(stats.median(answered)) if answered else None,
-            "reconnects": sum(reconnects) if reconnects else None,
+            "reconnects": sum(reconnects) if reconnects else None, "mix": _mix(trials),
             "responses_total": sum(totals) if None not in totals else None,
             "memory_method": ", ".join(methods) or None,
             "warmup_s": warmed.get("warmup_s"), "warmup_curve": warmed.get("warmup_curve"), "tls": _tls(trials)}

@@ -153,7 +153,8 @@ def extras(workload: dict) -> Table | None:
               "warmup_s": lambda p, r: r["warmup_s"], "warmup_curve": lambda p, r: r["warmup_curve"],
               "tls": lambda p, r: r.get("tls"),
               "bytes_per_answer": lambda p, r: r.get("bytes_per_answer") if spec and spec.bytes_shown else None,
-              "ceiling": lambda p, r: _ceiling_share(spec, p, r), "reconnects": lambda p, r: r.get("reconnects")}
+              "ceiling": lambda p, r: _ceiling_share(spec, p, r), "reconnects": lambda p, r: r.get("reconnects"),
+              "mix": lambda p, r: r.get("mix")}
     # Result lines from before the connect phase carry its time alone.
     phased = any(r.get("connect") or (r["connect_s"] is None and _connect_cell(p, r)) for p, r in pairs)
     columns = [(key, name) for key, name in (("connect", "connect phase" if phased else "connect s"),
@@ -161,7 +162,7 @@ def extras(workload: dict) -> Table | None:
                                              ("warmup_s", "warm-up s"), ("warmup_curve", "warm-up req/s"),
                                              ("tls", "TLS: negotiated, handshakes"),
                                              ("bytes_per_answer", "bytes/answer"), ("ceiling", "of ceiling"),
-                                             ("reconnects", "reconnects"))
+                                             ("reconnects", "reconnects"), ("mix", "per request kind: p50/p99 ms"))
                if any(values[key](p, r) is not None for p, r in pairs)]
     if not columns:
         return None
@@ -177,6 +178,8 @@ def extras(workload: dict) -> Table | None:
             return _tls_cell(value)
         if key == "ceiling":
             return f"{100 * value:.0f} %"
+        if key == "mix":
+            return ", ".join(f"{s['name']} {fmt.ms(s['p50_us'])}/{fmt.ms(s['p99_us'])}" for s in value)
         return fmt.count(value) if key in ("responses_total", "bytes_per_answer", "reconnects") else f"{value:.3g}"
 
     rows = [(r["framework"], p["label"], *(cell(key, values[key](p, r)) for key, _ in columns)) for p, r in pairs]
@@ -200,6 +203,9 @@ def extras(workload: dict) -> Table | None:
     if any(key == "reconnects" for key, _ in columns):
         notes.append("reconnects: connections the load closed after requests_per_connection answers and opened "
                      "again, all trials together; the first request on each new one carries its connect")
+    if any(key == "mix" for key, _ in columns):
+        notes.append("per request kind: a mix's steps (crud: 14 reads of one item, 2 pages, 2 updates, a create and "
+                     "a delete in every 20 requests), each one's p50/p99 latency, the medians over trials")
     title = "connections, responses and warm-up"
     if any(key == "tls" for key, _ in columns):
         title += ", TLS"

@@ -160,4 +160,10 @@ def target(ctx: Context) -> Target:
     return Target(ctx.path, mix=crud_mix.spec(ctx.path, SEEDED))
 
 
-WORKLOAD = Workload("crud", 16, verify, target, needs_database=True, seeded_tables=(TABLE,), http1_only=True)
+def after_mix(ctx: Context, steps: list[dict]) -> str | None:
+    rows = ctx.postgres.query("SELECT count(*) FROM items")[0][0]
+    return crud_mix.table_problem(SEEDED, rows, steps)
+
+
+WORKLOAD = Workload("crud", 16, verify, target, needs_database=True, seeded_tables=(TABLE,), http1_only=True,
+                    after_mix=after_mix)

@@ -16,19 +16,22 @@ def spec(path: str, seeded: int) -> str:
     seeded item, a create, and a delete of the item the create made (its Location's last segment)."""
     pages = seeded // 10
     steps = [
-        _step("get", 14, "GET", f"{path}/{{rand:1:{seeded}}}", 200, body_regex=_ITEM),
-        _step("page", 2, "GET", f"{path}?page={{rand:1:{pages}}}&size=10", 200, body_regex=r"^\s*\[\s*\{"),
-        _step("update", 2, "PUT", f"{path}/{{rand:1:{seeded}}}", 200, body=UPDATED, body_regex=_ITEM),
-        _step("create", 1, "POST", path, 201, body=CREATED, body_regex=_ITEM, capture=True),
-        _step("delete", 1, "DELETE", f"{path}/{{captured}}", 204),
+        _step("get", 14, f"GET {path}/{{rand:1:{seeded}}}", 200, body_regex=_ITEM),
+        _step("page", 2, f"GET {path}?page={{rand:1:{pages}}}&size=10", 200, body_regex=r"^\s*\[\s*\{"),
+        _step("update", 2, f"PUT {path}/{{rand:1:{seeded}}}", 200, body=UPDATED, body_regex=_ITEM),
+        _step("create", 1, f"POST {path}", 201, body=CREATED, body_regex=_ITEM, capture=True),
+        _step("delete", 1, f"DELETE {path}/{{captured}}", 204),
     ]
     return json.dumps({"seed": SEED, "steps": steps}, separators=(",", ":"))
 
 
-def _step(name: str, count: int, method: str, path: str, status: int, body: str = "", body_regex: str | None = None,
-          capture: bool = False) -> dict:
+def _step(name: str, count: int, request: str, status: int, **answer) -> dict:
+    """One kind of request: `request` is "METHOD path"; `answer` may hold its body, body_regex and capture."""
+    method, path = request.split(" ", 1)
+    body = answer.get("body", "")
     return {"name": name, "count": count, "method": method, "path": path, "status": status, "body": body,
-            "headers": [JSON_HEADER] if body else [], "body_regex": body_regex, "capture": capture}
+            "headers": [JSON_HEADER] if body else [], "body_regex": answer.get("body_regex"),
+            "capture": answer.get("capture", False)}
 
 
 def table_problem(seeded: int, rows: int, mix: list[dict]) -> str | None:

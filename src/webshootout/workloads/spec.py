@@ -85,6 +85,9 @@ class Workload:
     http1_only: bool = False
     bytes_shown: bool = False  # the report shows bytes per answer beside req/s (what compression saves)
     ceiling: Callable[[int], float] | None = None  # answers/s no stack can pass at this many connections
+    # After each load run of a mix (Target.mix): what is wrong with the state its answers left (the load's per-step
+    # counts given), or None.
+    after_mix: Callable[[Context, list[dict]], str | None] | None = None
     # TechEmpower's column on their results page and their name for the test type, where it is one of theirs.
     techempower: tuple[int, str] | None = None
     heaviest_shown: bool = False  # TechEmpower's overview shows this type at its axis's heaviest level
