@@ -176,7 +176,8 @@ def _optional(trials: list[dict]) -> dict:
     connects = [t["connect_s"] for t in trials if t.get("connect_s") is not None]
     answered = [t["bytes_read"] / (t.get("responses_total") or t["requests"]) for t in trials
                 if t.get("bytes_read") is not None and (t.get("responses_total") or t["requests"])]
-    reconnects = [t["reconnects"] for t in trials if t.get("reconnects") is not None]
+    # Only where the load reconnected on purpose: every native trial says 0 otherwise.
+    reconnects = [t["reconnects"] for t in trials if t.get("requests_per_connection") and t.get("reconnects") is not None]
     return {"connect_s": round(stats.median(connects), 3) if connects else None,
             # Bytes on the wire per answer (headers and body, as sent: compressed where it was).
             "bytes_per_answer": round(stats.median(answered)) if answered else None,
