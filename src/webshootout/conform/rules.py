@@ -10,12 +10,17 @@ from .wire import Observation
 REFUSALS = frozenset({400, 408, 411, 413, 414, 417, 431, 501, 505})
 
 
-def _silent(seen: Observation, hang: str) -> Verdict:
+def _why_silent(seen: Observation) -> str:
     if seen.closed:
-        return "pass", "closed without an answer"
+        return "closed without an answer"
     if seen.timed_out:
-        return hang, "neither answered nor closed before the deadline"
-    return "warn", seen.note or "no answer"
+        return "neither answered nor closed before the deadline"
+    return seen.note or "no answer"
+
+
+def _silent(seen: Observation, hang: str) -> Verdict:
+    """No answer: a close refuses, a hang is graded `hang`, anything else (our side failed) warns."""
+    return ("pass" if seen.closed else hang if seen.timed_out else "warn"), _why_silent(seen)
 
 
 def refused(hang: str = "warn", close: bool = False) -> Rule:
@@ -85,7 +90,7 @@ def answered(count: int = 1, close: bool | None = None, body: bytes | None = HEL
     def rule(seen: Observation) -> Verdict:
         finals = seen.parsed.finals
         if len(finals) < count:
-            got = f"{len(finals)} of {count} answers" if finals else _silent(seen, "")[1]
+            got = f"{len(finals)} of {count} answers" if finals else _why_silent(seen)
             return "bad", got + ("" if not finals else f" ({', '.join(str(r.status) for r in finals)})")
         for response in finals[:count]:
             if not 200 <= response.status < 300:
@@ -116,7 +121,7 @@ def any_answer(seen: Observation) -> Verdict:
     """Must be answered (OPTIONS *): a 2xx passes, another status breaks the SHOULD, none at all fails."""
     first = seen.first
     if first is None:
-        return "fail", _silent(seen, "")[1]
+        return "fail", _why_silent(seen)
     return ("pass", f"answered {first.status}") if 200 <= first.status < 300 else ("bad", f"answered {first.status}")
 
 
@@ -124,7 +129,7 @@ def continued(seen: Observation) -> Verdict:
     """Expect: 100-continue: a 100 before the body is sent, then the final answer."""
     first = seen.first
     if first is None:
-        return "fail", _silent(seen, "")[1]
+        return "fail", _why_silent(seen)
     if not 200 <= first.status < 300:
         return "bad", f"answered {first.status}"
     if not any(r.status == 100 for r in seen.parsed.interims) or not seen.early:

@@ -3,12 +3,16 @@ that died is the finding (fail) and is restarted before the next probe."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Protocol
 
 from .probe import Probe
 from .target import Target
 from .wire import Limits, Observation
+
+
+DEATH_GRACE = 0.1
 
 
 class Subject(Protocol):
@@ -49,6 +53,15 @@ def _finding(probe: Probe, seen: Observation, alive: bool) -> Finding:
                    seen.closed, seen.seconds, alive)
 
 
+def _alive(subject: Subject, seen: Observation) -> bool:
+    """Whether the server lives. A connection closed without an answer may be the server's exit, which the
+    process handle sees a moment after the socket does: it is asked again for up to DEATH_GRACE seconds."""
+    end = time.monotonic() + (DEATH_GRACE if seen.closed and not seen.parsed.finals else 0)
+    while (alive := subject.alive()) and time.monotonic() < end:
+        time.sleep(0.01)
+    return alive
+
+
 def probe_once(probe: Probe, subject: Subject, limits: Limits) -> tuple[Finding, Observation | None]:
     """One probe's finding and what was seen (None when skipped); a server that died is restarted."""
     target = subject.target()
@@ -58,7 +71,7 @@ def probe_once(probe: Probe, subject: Subject, limits: Limits) -> tuple[Finding,
         seen = probe.observe(target, limits)
     except OSError as exc:  # refused at connect: the server is gone or no longer accepts
         seen = Observation(note=f"could not connect: {exc}")
-    alive = subject.alive()
+    alive = _alive(subject, seen)
     finding = _finding(probe, seen, alive)
     if not alive:
         subject.restart()

@@ -35,6 +35,13 @@ def _cut(sock: socket.socket, wait: float) -> bytes | None:
         return b""
 
 
+def _second(target: Target, limits: Limits) -> Observation:
+    try:
+        return exchange(target, (Write(request(target)),), limits)
+    except OSError as exc:
+        return Observation(note=f"could not connect: {exc}")
+
+
 def observe(target: Target, limits: Limits) -> Trickled:
     seen = Trickled(limits=limits)
     with socket.create_connection((target.host, target.port), timeout=limits.answer) as sock:
@@ -44,7 +51,7 @@ def observe(target: Target, limits: Limits) -> Trickled:
         start = time.monotonic()
         while (elapsed := time.monotonic() - start) < limits.slow_give_up:
             if seen.second is None and elapsed >= 2 * limits.trickle:
-                seen.second = exchange(target, (Write(request(target)),), limits)
+                seen.second = _second(target, limits)
             answer = _cut(sock, limits.trickle)
             if answer is not None:
                 seen.received, seen.closed = answer, not answer
@@ -59,7 +66,9 @@ def observe(target: Target, limits: Limits) -> Trickled:
     return seen
 
 
-def grade(seen: Trickled) -> Verdict:
+def grade(seen: Observation) -> Verdict:
+    if not isinstance(seen, Trickled):  # the trickle's own connection failed
+        return "fail", seen.note or "no connection"
     second = seen.second
     if second is None or second.first is None or not 200 <= second.first.status < 300:
         return "fail", "a second client was not answered while the trickle went on"

@@ -27,7 +27,7 @@ class Limits:
     for each after the first); `linger` is how long complete answers are watched for a close (or stray
     bytes) after them."""
 
-    answer: float = 1.5
+    answer: float = 1.0
     linger: float = 0.2
     following: float = 0.5  # the wait for each further answer of a pipeline, once one came
     slow_pass: float = 30.0  # slowloris: a trickled head cut within this passes,
