@@ -3,7 +3,7 @@
 import hashlib
 
 import pytest
-from shootout_common import env, hashing, jsoncomp, upload
+from shootout_common import env, hashing, items, jsoncomp, upload
 from shootout_common import techempower as te
 
 
@@ -161,3 +161,42 @@ def test_json_comp_items_number_from_1():
     assert jsoncomp.items(2) == [{"id": 1, "message": "Hello, World!"}, {"id": 2, "message": "Hello, World!"}]
     assert len(jsoncomp.items(1000)) == 1000
     assert jsoncomp.items(3) is not jsoncomp.items(3)
+
+
+@pytest.mark.parametrize(
+    ("page", "size", "limit_offset"),
+    [(None, None, (10, 0)), ("3", "7", (7, 14)), ("1", "100", (100, 0)), ("40", "25", (25, 975))],
+)
+def test_items_page_query_is_limit_and_offset(page, size, limit_offset):
+    assert items.page_query(page, size) == limit_offset
+
+
+@pytest.mark.parametrize(
+    ("page", "size", "reason"),
+    [("0", None, "page must be between"), (None, "0", "size must be between"), (None, "101", "size must be between"),
+     ("x", None, "page must be an integer"), (None, "ten", "size must be an integer"), ("1.5", None, "page must be an")],
+)
+def test_items_page_query_refuses_with_the_reason(page, size, reason):
+    with pytest.raises(ValueError, match=f"^{reason}"):
+        items.page_query(page, size)
+
+
+def test_items_fields_takes_name_and_quantity_and_ignores_the_rest():
+    assert items.fields({"name": "x", "quantity": -3, "id": 9}) == ("x", -3)
+    assert items.fields({"name": "", "quantity": items.INT_MAX}) == ("", items.INT_MAX)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [[{"name": "x", "quantity": 3}], "x", None, {"name": "x"}, {"quantity": 3}, {"name": 5, "quantity": 3},
+     {"name": "x", "quantity": "3"}, {"name": "x", "quantity": 1.5}, {"name": "x", "quantity": 3.0},
+     {"name": "x", "quantity": True}, {"name": "x", "quantity": items.INT_MAX + 1}],
+)
+def test_items_fields_refuses_the_wrong_shape(body):
+    with pytest.raises(ValueError):
+        items.fields(body)
+
+
+@pytest.mark.parametrize(("ident", "stored"), [(0, False), (1, True), (items.INT_MAX, True), (items.INT_MAX + 1, False)])
+def test_items_ids_outside_the_column_name_no_row(ident, stored):
+    assert items.is_stored_id(ident) is stored
