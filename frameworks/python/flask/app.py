@@ -3,9 +3,9 @@
 import random
 import time
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, abort, jsonify, render_template, request, url_for
 from flask_compress import Compress
-from shootout_common import env, hashing, jsoncomp, psycopg_queries, psycopg_sessions, upload
+from shootout_common import env, hashing, items, jsoncomp, psycopg_items, psycopg_queries, psycopg_sessions, upload
 from shootout_common import techempower as te
 
 # Flask's own static route (send_from_directory underneath) serves STATIC_DIR at /static.
@@ -113,3 +113,50 @@ def upload_body():
     for piece in iter(lambda: request.stream.read(65536), b""):
         digest.update(piece)
     return text(digest.answer())
+
+
+# crud: Flask's per-method routes on Werkzeug's int converter, its JSON, plain checks (Flask has no validation of
+# its own), and the same psycopg pool as db. request.get_json() answers 400 itself to a body that is not JSON.
+@app.get("/items/<int:item_id>")
+def get_item(item_id):
+    item = psycopg_items.get(pool, item_id)
+    if item is None:
+        abort(404)
+    return jsonify(item)
+
+
+@app.get("/items")
+def list_items():
+    try:
+        limit, offset = items.page_query(request.args.get("page"), request.args.get("size"))
+    except ValueError as reason:
+        return text(str(reason), 400)
+    return jsonify(psycopg_items.page(pool, limit, offset))
+
+
+def item_fields():
+    try:
+        return items.fields(request.get_json())
+    except ValueError as reason:
+        abort(422, description=str(reason))
+
+
+@app.post("/items")
+def create_item():
+    item = psycopg_items.create(pool, *item_fields())
+    return jsonify(item), 201, {"Location": url_for("get_item", item_id=item["id"])}
+
+
+@app.put("/items/<int:item_id>")
+def update_item(item_id):
+    item = psycopg_items.update(pool, item_id, *item_fields())
+    if item is None:
+        abort(404)
+    return jsonify(item)
+
+
+@app.delete("/items/<int:item_id>")
+def delete_item(item_id):
+    if not psycopg_items.delete(pool, item_id):
+        abort(404)
+    return "", 204
