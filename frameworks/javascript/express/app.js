@@ -14,6 +14,7 @@ const { Pool } = require('pg');
 const { WebSocketServer } = require('ws');
 const { positiveInteger } = require('../common/env.js');
 const hashing = require('../common/hash.js');
+const items = require('../common/items.js');
 const jsonComp = require('../common/json-comp.js');
 const { bump } = require('../common/sessions.js');
 const tfb = require('../common/tfb.js');
@@ -150,6 +151,54 @@ app.get('/hash', async (req, res) => {
   const reason = hashing.reason(raw);
   if (reason !== null) return res.status(400).type('text/plain').send(reason);
   res.type('text/plain').send(hashing.iteratedSha256Hex(await fs.readFile(HASH_FILE), Number(raw)));
+});
+
+// crud: Express's router, one route per method, express.json (body-parser's JSON parser, which answers 400
+// to a body that is not JSON; strict off so that JSON that is not an object reaches the shape check and
+// gets 422), plain checks of the shape, and pg's queries.
+const ITEMS = '/items';
+const store = items.pgItems(pool);
+const itemBody = express.json({ strict: false });
+
+function notFound(res, raw) {
+  res.status(404).json({ error: `no item ${raw}` });
+}
+
+app.get(ITEMS, async (req, res) => {
+  const page = items.pageOf(req.query.page, req.query.size);
+  if (page === null) return res.status(400).json({ error: 'page must be an integer >= 1, size an integer in 1..100' });
+  res.json(await store.page(page));
+});
+
+app.get(`${ITEMS}/:id`, async (req, res) => {
+  const id = items.itemId(req.params.id);
+  const item = id === null ? null : await store.find(id);
+  if (item === null) return notFound(res, req.params.id);
+  res.json(item);
+});
+
+const UNPROCESSABLE = { error: 'expected an object with a string name and a 32-bit integer quantity' };
+
+app.post(ITEMS, itemBody, async (req, res) => {
+  const fields = items.itemFields(req.body);
+  if (fields === null) return res.status(422).json(UNPROCESSABLE);
+  const item = await store.create(fields);
+  res.status(201).location(`${ITEMS}/${item.id}`).json(item);
+});
+
+app.put(`${ITEMS}/:id`, itemBody, async (req, res) => {
+  const fields = items.itemFields(req.body);
+  if (fields === null) return res.status(422).json(UNPROCESSABLE);
+  const id = items.itemId(req.params.id);
+  const item = id === null ? null : await store.update(id, fields);
+  if (item === null) return notFound(res, req.params.id);
+  res.json(item);
+});
+
+app.delete(`${ITEMS}/:id`, async (req, res) => {
+  const id = items.itemId(req.params.id);
+  if (id === null || !(await store.remove(id))) return notFound(res, req.params.id);
+  res.status(204).end();
 });
 
 // With TLS_CERT/TLS_KEY, node's https server (HTTP/1.1 over TLS): Express's req/res extend node:http's
