@@ -17,6 +17,7 @@ import org.eclipse.jetty.server.handler.gzip.GzipHandler;
 import org.eclipse.jetty.util.component.LifeCycle;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import webshootout.common.Env;
+import webshootout.common.JdbcItems;
 import webshootout.common.JdbcWorkloads;
 import webshootout.common.PemKeyStore;
 import webshootout.common.Upload;
@@ -63,6 +64,10 @@ public final class Main {
         context.addServlet(async, "/async");
         context.addServlet(new ServletHolder(new WorldServlet(mapper, request -> workloads.db())), "/db");
         context.addServlet(new ServletHolder(new SessionServlet(pool, mapper)), "/session");
+        // One holder for the collection and its members, so both share the servlet's per-method routing.
+        ServletHolder items = new ServletHolder(new ItemsServlet(mapper, new JdbcItems(pool)));
+        context.addServlet(items, ItemsServlet.PATH);
+        context.addServlet(items, ItemsServlet.PATH + "/*");
         context.addServlet(new ServletHolder(new HashServlet(Path.of(env.hashFile()))), "/hash");
         context.addServlet(new ServletHolder(new JsonCompServlet(mapper)), "/json-comp");
         context.addServlet(new ServletHolder(new UploadServlet()), "/upload");
