@@ -4,12 +4,14 @@ import asyncio
 import contextlib
 import random
 
-from shootout_common import asyncpg_queries, env, hashing, jsoncomp, sessions, upload
+from shootout_common import asyncpg_items, asyncpg_queries, env, hashing, items, jsoncomp, sessions, upload
 from shootout_common import techempower as te
 from starlette.applications import Starlette
+from starlette.endpoints import HTTPEndpoint
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.responses import JSONResponse, PlainTextResponse
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -100,6 +102,54 @@ async def upload_body(request):
     return PlainTextResponse(digest.answer())
 
 
+# crud: Starlette's HTTPEndpoint, one method per verb, on the router's int convertor; plain checks, as Starlette has
+# no validation of its own; asyncpg as db uses.
+async def item_fields(request) -> tuple[str, int]:
+    try:
+        body = await request.json()
+    except ValueError:
+        raise HTTPException(400, "the body is not JSON") from None
+    try:
+        return items.fields(body)
+    except ValueError as reason:
+        raise HTTPException(422, str(reason)) from None
+
+
+class ItemCollection(HTTPEndpoint):
+    async def get(self, request):
+        params = request.query_params
+        try:
+            limit, offset = items.page_query(params.get("page"), params.get("size"))
+        except ValueError as reason:
+            return PlainTextResponse(str(reason), 400)
+        return JSONResponse(await asyncpg_items.page(request.app.state.pool, limit, offset))
+
+    async def post(self, request):
+        item = await asyncpg_items.create(request.app.state.pool, *await item_fields(request))
+        location = str(request.url_for("item", item_id=item["id"]))
+        return JSONResponse(item, 201, headers={"Location": location})
+
+
+class ItemResource(HTTPEndpoint):
+    async def get(self, request):
+        item = await asyncpg_items.get(request.app.state.pool, request.path_params["item_id"])
+        if item is None:
+            raise HTTPException(404)
+        return JSONResponse(item)
+
+    async def put(self, request):
+        fields = await item_fields(request)
+        item = await asyncpg_items.update(request.app.state.pool, request.path_params["item_id"], *fields)
+        if item is None:
+            raise HTTPException(404)
+        return JSONResponse(item)
+
+    async def delete(self, request):
+        if not await asyncpg_items.delete(request.app.state.pool, request.path_params["item_id"]):
+            raise HTTPException(404)
+        return Response(status_code=204)
+
+
 async def echo(websocket):
     await websocket.accept()
     async for message in websocket.iter_text():
@@ -120,6 +170,8 @@ app = Starlette(
         Route("/cached-queries", cached_queries),
         Route("/json-comp", json_comp),
         Route("/upload", upload_body, methods=["POST"]),
+        Route("/items", ItemCollection),
+        Route("/items/{item_id:int}", ItemResource, name="item"),
         WebSocketRoute("/ws", echo),
         Mount("/static", StaticFiles(directory=env.value("STATIC_DIR"))),
     ],
