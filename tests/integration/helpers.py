@@ -1,9 +1,11 @@
-"""For integration tests: settings with short trials and the default CPU split; finding leftovers."""
+"""For integration tests: settings with short trials and the default CPU split; finding leftovers; a stand-in
+for the CPU link's probe."""
 
 from pathlib import Path
 
 import psutil
 
+from webshootout.load import native
 from webshootout.system.process import OWNER_VAR
 from webshootout.config.profiles import Profile
 from webshootout.config.settings import Settings, default_split
@@ -31,3 +33,24 @@ def owned_by(pid: int) -> list[psutil.Process]:
         except psutil.Error:
             continue
     return found
+
+
+# A round trip well below cpulink.SURELY_NEAR_NS: the stand-in's answer, the same every time.
+NEAR_NS = 100.0
+
+
+def cpus_near(folder: Path) -> dict[str, str]:
+    """The environment for a harness whose trials must not wait for the server and load CPUs to share a cache:
+    shootout-load and shootout-speed as built, found in `folder` through SHOOTOUT_LOAD beside a stand-in
+    shootout-cpulink that answers a near round trip at once. The real probe waits up to 10 s at each run's
+    start and up to 20 s before a trial whenever the host runs the two vCPUs apart (for tens of seconds at a
+    time, more often beside builds), which is no part of what the tests using this prove; the probe itself
+    and its waits are tested in tests/system/test_cpulink.py and test_lifecycle.py."""
+    built = native.binary()
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("shootout-load", "shootout-speed"):
+        (folder / name).symlink_to(built.with_name(name).resolve())
+    probe = folder / "shootout-cpulink"
+    probe.write_text(f"#!/bin/sh\necho '{{\"round_trip_ns\": {NEAR_NS}}}'\n")
+    probe.chmod(0o755)
+    return {native.BINARY_ENV: str(folder / "shootout-load")}

@@ -20,7 +20,7 @@ from webshootout.system import leftovers
 from webshootout.system.process import port_in_use
 from webshootout.results.rundir import RunDir
 
-from .helpers import owned_by
+from .helpers import cpus_near, owned_by
 
 pytestmark = pytest.mark.integration
 
@@ -34,9 +34,9 @@ class Harness:
     """A `shootout run` child; its stderr is collected as it comes, and every process it started is
     remembered (with its start time, so a reused pid is not mistaken for it) with the ports it listened on."""
 
-    def __init__(self, root: Path, args: list[str]):
+    def __init__(self, root: Path, args: list[str], env: dict[str, str]):
         self.popen = subprocess.Popen([sys.executable, "-m", "webshootout", "run", *args], cwd=root,
-                                      env={**os.environ, "PYTHONPATH": str(root / "src")},
+                                      env={**os.environ, **env, "PYTHONPATH": str(root / "src")},
                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self.pid = self.popen.pid
         self.lines: list[str] = []
@@ -184,10 +184,16 @@ def assert_not_swept(after: Harness, stopped: Harness) -> None:
 def test_nothing_is_left_behind_whatever_ends_the_harness(root):
     out = Path(tempfile.mkdtemp(prefix="shootout-chaos-"))
     out.chmod(0o755)  # the cluster then lives in the run's work/ (PostgreSQL's user must enter it)
+    # The CPU link's real probe (none of what this test guards) makes each harness that gets past
+    # PostgreSQL's start probe for up to 10 s before its first trial, and wait up to 20 s before a trial,
+    # whenever the host runs the two vCPUs apart: 39 s for this test in a near phase, 79-98 s in a far one
+    # (five 10 s probes and 3-4 s of trial waits). With the stand-in (helpers.cpus_near) no stage waits.
+    binaries = Path(tempfile.mkdtemp(prefix="shootout-chaos-bin-"))
+    env = cpus_near(binaries / "bin")
     started: list[Harness] = []
 
     def harness(*args: str) -> Harness:
-        started.append(Harness(root, [*FLAGS, "--out", str(out), *args]))
+        started.append(Harness(root, [*FLAGS, "--out", str(out), *args], env))
         return started[-1]
 
     try:
@@ -271,3 +277,4 @@ def test_nothing_is_left_behind_whatever_ends_the_harness(root):
                 if _running(pid, created):
                     os.kill(pid, signal.SIGKILL)
         shutil.rmtree(out, ignore_errors=True)
+        shutil.rmtree(binaries, ignore_errors=True)
