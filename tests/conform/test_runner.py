@@ -11,12 +11,11 @@ from .servers import FakeServer
 def test_a_server_that_dies_fails_the_probe_and_is_restarted_for_the_next():
     server = FakeServer("crash-long-line")
     try:
-        probes = [catalog.BY_NAME["field-value-1mib"], catalog.BY_NAME["byte-by-byte"]]
-        told = []
-        died, after = runner.run(probes, server, Limits(), told.append)
+        died, _ = runner.probe_once(catalog.BY_NAME["field-value-1mib"], server, Limits())
         assert (died.grade, died.alive, died.reason) == ("fail", False, "the server died on it")
         assert server.starts == 2 and server.alive()
-        assert after.grade == "pass" and told == [died, after]
+        after, _ = runner.probe_once(catalog.BY_NAME["byte-by-byte"], server, Limits())
+        assert after.grade == "pass"
     finally:
         server.stop()
 

@@ -23,9 +23,6 @@ class Response:
         values = [v for n, v in self.fields if n == name]
         return ", ".join(values) if values else None
 
-    def says_close(self) -> bool:
-        return "close" in _tokens(self.field("connection"))
-
     def says_keep_alive(self) -> bool:
         return "keep-alive" in _tokens(self.field("connection"))
 
@@ -35,7 +32,6 @@ class Parsed:
     finals: list[Response] = field(default_factory=list)
     interims: list[Response] = field(default_factory=list)  # 1xx, 100 Continue among them
     rest: bytes = b""  # bytes after the last complete answer: a partial one, or garbage
-    garbage: bool = False  # `rest` does not start like an answer
 
 
 def _tokens(value: str | None) -> set[str]:
@@ -115,6 +111,4 @@ def answers(data: bytes, heads: tuple[bool, ...], eof: bool) -> Parsed:
         (parsed.interims if response.status < 200 else parsed.finals).append(response)
         at += used
     parsed.rest = data[at:]
-    parsed.garbage = bool(parsed.rest) and not (parsed.rest.startswith(b"HTTP/")
-                                                or b"HTTP/".startswith(parsed.rest))
     return parsed

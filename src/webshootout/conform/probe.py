@@ -11,7 +11,6 @@ from .target import Target
 from .wire import Limits, Observation, Write, exchange
 
 FAMILIES = ("framing", "limits", "fragmentation", "semantics")
-GRADES = ("pass", "warn", "fail", "skip")
 
 Verdict = tuple[str, str]  # (pass | warn | fail | bad, one line saying why)
 Rule = Callable[[Observation], Verdict]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Protocol
+from typing import Protocol
 
 from .probe import Probe
 from .target import Target
@@ -76,11 +76,3 @@ def probe_once(probe: Probe, subject: Subject, limits: Limits) -> tuple[Finding,
     if not alive:
         subject.restart()
     return finding, seen
-
-
-def run(probes: Iterable[Probe], subject: Subject, limits: Limits,
-        tell: Callable[[Finding], None] = lambda finding: None) -> Iterator[Finding]:
-    for probe in probes:
-        finding, _ = probe_once(probe, subject, limits)
-        tell(finding)
-        yield finding
