@@ -31,7 +31,7 @@ class Limits:
     linger: float = 0.2
     following: float = 0.5  # the wait for each further answer of a pipeline, once one came
     slow_pass: float = 30.0  # slowloris: a trickled head cut within this passes,
-    slow_give_up: float = 65.0  # within this warns, and never cut by now fails
+    slow_give_up: float = 95.0  # within this warns (Node checks its 60 s every 30 s), else fails
     trickle: float = 1.0  # seconds between its bytes
 
 
