@@ -3,15 +3,19 @@
 import asyncio
 import contextlib
 from pathlib import Path
+from typing import Annotated
 
-from litestar import Litestar, MediaType, Request, Response, get, post, websocket_listener
+import msgspec
+from litestar import Litestar, MediaType, Request, Response, delete, get, post, put, websocket_listener
 from litestar.config.compression import CompressionConfig
 from litestar.datastructures import Cookie, State
+from litestar.exceptions import NotFoundException, ValidationException
+from litestar.params import Parameter
 from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.response import Template
 from litestar.static_files import create_static_files_router
 from litestar.template.config import TemplateConfig
-from shootout_common import asyncpg_queries, env, hashing, jsoncomp, sessions, upload
+from shootout_common import asyncpg_items, asyncpg_queries, env, hashing, items, jsoncomp, sessions, upload
 from shootout_common import techempower as te
 
 HASH_FILE = env.value("HASH_FILE")
@@ -105,6 +109,71 @@ async def upload_body(request: Request) -> str:
     return digest.answer()
 
 
+class Quantity(int):
+    """A JSON integer in 32 bits. Litestar converts a body in msgspec's lax mode, where "3" and 3.0 would become 3;
+    the type_decoders entry below (Litestar's hook for custom types) takes integers only."""
+
+
+def decode_quantity(type_: type[Quantity], value: object) -> Quantity:
+    if type(value) is not int or not items.INT_MIN <= value <= items.INT_MAX:
+        raise TypeError("quantity must be an integer in 32 bits")
+    return type_(value)
+
+
+class ItemFields(msgspec.Struct):
+    name: str
+    quantity: Quantity
+
+
+def unprocessable(request: Request, exc: ValidationException) -> Response:
+    # Litestar answers 400 to every validation failure; a body of the wrong shape is the contract's 422 (a body that
+    # is not JSON is a decode error, another exception, and stays 400), query parameters stay 400.
+    body = isinstance(exc.extra, list) and any(
+        isinstance(error, dict) and error.get("source") == "body" for error in exc.extra
+    )
+    status = 422 if body else exc.status_code
+    return Response({"status_code": status, "detail": exc.detail, "extra": exc.extra}, status_code=status)
+
+
+# crud: Litestar's per-method route handlers on its int path parameter, the msgspec Struct above as the body,
+# asyncpg as db uses.
+@get("/items/{item_id:int}", name="item")
+async def get_item(state: State, item_id: int) -> dict:
+    item = await asyncpg_items.get(state.pool, item_id)
+    if item is None:
+        raise NotFoundException()
+    return item
+
+
+@get("/items")
+async def list_items(
+    state: State,
+    page: Annotated[int, Parameter(ge=1, le=items.INT_MAX)] = items.PAGE,
+    size: Annotated[int, Parameter(ge=1, le=items.MAX_SIZE)] = items.SIZE,
+) -> list[dict]:
+    return await asyncpg_items.page(state.pool, size, items.offset(page, size))
+
+
+@post("/items")
+async def create_item(request: Request, state: State, data: ItemFields) -> Response[dict]:
+    item = await asyncpg_items.create(state.pool, data.name, int(data.quantity))
+    return Response(item, status_code=201, headers={"Location": request.app.route_reverse("item", item_id=item["id"])})
+
+
+@put("/items/{item_id:int}")
+async def update_item(state: State, item_id: int, data: ItemFields) -> dict:
+    item = await asyncpg_items.update(state.pool, item_id, data.name, int(data.quantity))
+    if item is None:
+        raise NotFoundException()
+    return item
+
+
+@delete("/items/{item_id:int}")
+async def delete_item(state: State, item_id: int) -> None:
+    if not await asyncpg_items.delete(state.pool, item_id):
+        raise NotFoundException()
+
+
 @websocket_listener("/ws")
 async def echo(data: str) -> str:
     return data
@@ -113,10 +182,12 @@ async def echo(data: str) -> str:
 app = Litestar(
     route_handlers=[
         plaintext, async_, json_, db, session, hash_, queries, updates, fortunes, cached_queries, json_comp,
-        upload_body, echo,
+        upload_body, echo, get_item, list_items, create_item, update_item, delete_item,
         create_static_files_router(path="/static", directories=[env.value("STATIC_DIR")]),
     ],
     lifespan=[database],
+    type_decoders=[(lambda type_: type_ is Quantity, decode_quantity)],
+    exception_handlers={ValidationException: unprocessable},
     # Litestar's Jinja2 engine, which turns autoescaping on.
     template_config=TemplateConfig(directory=Path("templates"), engine=JinjaTemplateEngine),
     # Litestar's compression (Usage > Middleware > Built-in middlewares > Compression), gzip at its defaults:
