@@ -9,7 +9,7 @@ import asyncio
 import aiohttp_jinja2
 import jinja2
 from aiohttp import WSMsgType, web
-from shootout_common import asyncpg_queries, env, hashing, jsoncomp, sessions, upload
+from shootout_common import asyncpg_items, asyncpg_queries, env, hashing, items, jsoncomp, sessions, upload
 from shootout_common import techempower as te
 
 HASH_FILE = env.value("HASH_FILE")
@@ -93,6 +93,58 @@ async def upload_body(request: web.Request) -> web.Response:
     return text(upload.answer(await request.read()))
 
 
+# crud: aiohttp's resources with a route per method, its json_response, plain checks (aiohttp has no validation of
+# its own) and its HTTP exceptions, asyncpg as db uses.
+async def item_fields(request: web.Request) -> tuple[str, int]:
+    try:
+        body = await request.json()
+    except ValueError:
+        raise web.HTTPBadRequest(text="the body is not JSON") from None
+    try:
+        return items.fields(body)
+    except ValueError as reason:
+        raise web.HTTPUnprocessableEntity(text=str(reason)) from None
+
+
+def item_id(request: web.Request) -> int:
+    return int(request.match_info["item_id"])
+
+
+async def get_item(request: web.Request) -> web.Response:
+    item = await asyncpg_items.get(request.app[POOL], item_id(request))
+    if item is None:
+        raise web.HTTPNotFound()
+    return web.json_response(item)
+
+
+async def list_items(request: web.Request) -> web.Response:
+    try:
+        limit, offset = items.page_query(request.query.get("page"), request.query.get("size"))
+    except ValueError as reason:
+        return text(str(reason), 400)
+    return web.json_response(await asyncpg_items.page(request.app[POOL], limit, offset))
+
+
+async def create_item(request: web.Request) -> web.Response:
+    item = await asyncpg_items.create(request.app[POOL], *await item_fields(request))
+    location = request.app.router["item"].url_for(item_id=str(item["id"]))
+    return web.json_response(item, status=201, headers={"Location": str(location)})
+
+
+async def update_item(request: web.Request) -> web.Response:
+    fields = await item_fields(request)
+    item = await asyncpg_items.update(request.app[POOL], item_id(request), *fields)
+    if item is None:
+        raise web.HTTPNotFound()
+    return web.json_response(item)
+
+
+async def delete_item(request: web.Request) -> web.Response:
+    if not await asyncpg_items.delete(request.app[POOL], item_id(request)):
+        raise web.HTTPNotFound()
+    return web.Response(status=204)
+
+
 async def echo(request: web.Request) -> web.WebSocketResponse:
     ws = web.WebSocketResponse()
     await ws.prepare(request)
@@ -132,6 +184,13 @@ def create_app(pool_size: int) -> web.Application:
     app.router.add_get("/json-comp", json_comp)
     app.router.add_post("/upload", upload_body)
     app.router.add_get("/ws", echo)
+    collection = app.router.add_resource("/items")
+    collection.add_route("GET", list_items)
+    collection.add_route("POST", create_item)
+    item = app.router.add_resource(r"/items/{item_id:\d+}", name="item")
+    item.add_route("GET", get_item)
+    item.add_route("PUT", update_item)
+    item.add_route("DELETE", delete_item)
     # aiohttp's static route (sendfile underneath) serves STATIC_DIR at /static.
     app.router.add_static("/static", env.value("STATIC_DIR"))
     return app
