@@ -4,10 +4,12 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs/promises');
 const { setTimeout: sleep } = require('node:timers/promises');
+const Ajv = require('ajv');
 const Fastify = require('fastify');
 const { Pool } = require('pg');
 const { positiveInteger } = require('../common/env.js');
 const hashing = require('../common/hash.js');
+const items = require('../common/items.js');
 const jsonComp = require('../common/json-comp.js');
 const { bump } = require('../common/sessions.js');
 const tfb = require('../common/tfb.js');
@@ -143,6 +145,65 @@ app.register(async (app) => {
     const reason = hashing.reason(raw);
     if (reason !== null) return reply.code(400).send(reason);
     return hashing.iteratedSha256Hex(await fs.readFile(HASH_FILE), Number(raw));
+  });
+});
+
+// crud: Fastify's router, one route per method, its JSON body parser (400 for a body that is not JSON), JSON
+// Schema validation of the path, the query and the body, and pg's queries.
+const ITEMS = '/items';
+const int32 = { type: 'integer', minimum: items.INT32_MIN, maximum: items.INT32_MAX };
+const item = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, quantity: { type: 'integer' } } };
+const byId = { type: 'object', properties: { id: int32 }, required: ['id'] };
+const itemBody = { type: 'object', properties: { name: { type: 'string' }, quantity: int32 }, required: ['name', 'quantity'] };
+// A failed schema answers 400 in Fastify; the contract wants 422 for a body of the wrong shape and 404 for an
+// id that names no row.
+const VALIDATION_STATUS = { body: 422, params: 404, querystring: 400 };
+
+app.register(async (app) => {
+  // Fastify's Ajv coerces types (coerceTypes: 'array'), which the query and path need (their values are
+  // strings) but which would turn a body's "3" into 3 and its 5 into "5": the body gets an Ajv that does not
+  // coerce, the way Fastify's validation docs show, for this plugin's routes only.
+  const strict = new Ajv({ coerceTypes: false, removeAdditional: false, allErrors: false });
+  const coercing = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false });
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+  // Fastify's default handler then answers with the error's statusCode, in its own error body.
+  app.setErrorHandler((error, request, reply) => {
+    if (error.validation && error.validationContext in VALIDATION_STATUS) error.statusCode = VALIDATION_STATUS[error.validationContext];
+    return reply.send(error);
+  });
+
+  const store = items.pgItems(pool);
+  const notFound = (reply, id) => reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no item ${id}` });
+
+  app.get(ITEMS, {
+    schema: {
+      querystring: {
+        type: 'object',
+        properties: { page: { type: 'integer', minimum: 1, default: 1 }, size: { type: 'integer', minimum: 1, maximum: 100, default: 10 } },
+      },
+      response: { 200: { type: 'array', items: item } },
+    },
+  }, async (request) => store.page(items.pageWindow(request.query.page, request.query.size)));
+
+  app.get(`${ITEMS}/:id`, { schema: { params: byId, response: { 200: item } } }, async (request, reply) => {
+    const found = await store.find(request.params.id);
+    return found === null ? notFound(reply, request.params.id) : found;
+  });
+
+  app.post(ITEMS, { schema: { body: itemBody, response: { 201: item } } }, async (request, reply) => {
+    const created = await store.create(request.body);
+    reply.code(201).header('location', `${ITEMS}/${created.id}`);
+    return created;
+  });
+
+  app.put(`${ITEMS}/:id`, { schema: { params: byId, body: itemBody, response: { 200: item } } }, async (request, reply) => {
+    const updated = await store.update(request.params.id, request.body);
+    return updated === null ? notFound(reply, request.params.id) : updated;
+  });
+
+  app.delete(`${ITEMS}/:id`, { schema: { params: byId } }, async (request, reply) => {
+    if (!(await store.remove(request.params.id))) return notFound(reply, request.params.id);
+    return reply.code(204).send();
   });
 });
 
