@@ -6,6 +6,7 @@ const http = require('node:http');
 const http2 = require('node:http2');
 const path = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
+const { bodyParser } = require('@koa/bodyparser');
 const render = require('@koa/ejs');
 const Router = require('@koa/router');
 const Koa = require('koa');
@@ -16,6 +17,7 @@ const getRawBody = require('raw-body');
 const { WebSocketServer } = require('ws');
 const { positiveInteger } = require('../common/env.js');
 const hashing = require('../common/hash.js');
+const items = require('../common/items.js');
 const jsonComp = require('../common/json-comp.js');
 const { bump } = require('../common/sessions.js');
 const tfb = require('../common/tfb.js');
@@ -40,10 +42,17 @@ const app = new Koa({ keys: [SECRET_KEY] });
 // @koa/ejs, Koa's EJS renderer (it escapes <%= %>), with its template cache.
 render(app, { root: path.join(__dirname, '..', 'common', 'views'), layout: false, viewExt: 'ejs', cache: true });
 
-// Koa sets no Server header of its own; node's http module sets a current Date on every response.
+// Koa sets no Server header of its own; node's http module sets a current Date on every response. Koa's
+// answer to a thrown HttpError (ctx.assert, a body parser's 400, raw-body's 413) drops the headers set so far
+// and sets only the error's own `headers`, so the name rides on the error too.
 app.use(async (ctx, next) => {
   ctx.set('Server', 'Koa');
-  await next();
+  try {
+    await next();
+  } catch (err) {
+    if (err !== null && typeof err === 'object') err.headers = { ...err.headers, Server: 'Koa' };
+    throw err;
+  }
 });
 
 // koa-compress, Koa's compression middleware, with its defaults (gzip, deflate and br by Accept-Encoding,
@@ -127,6 +136,51 @@ router.get('/hash', async (ctx) => {
     return;
   }
   ctx.body = hashing.iteratedSha256Hex(await fs.readFile(HASH_FILE), Number(raw));
+});
+
+// crud: @koa/router, one route per method; @koa/bodyparser (co-body) parses the JSON body and throws a 400
+// for one that is not JSON, which Koa answers; jsonStrict off so that JSON that is not an object reaches
+// the shape check (422) instead of co-body's 400. Plain checks of the shape (../common/items.js), pg's queries.
+const ITEMS = '/items';
+const store = items.pgItems(pool);
+const itemBody = bodyParser({ enableTypes: ['json'], jsonStrict: false });
+const UNPROCESSABLE = 'expected an object with a string name and a 32-bit integer quantity';
+
+router.get(ITEMS, async (ctx) => {
+  const page = items.pageOf(ctx.query.page, ctx.query.size);
+  ctx.assert(page !== null, 400, 'page must be an integer >= 1, size an integer in 1..100');
+  ctx.body = await store.page(page);
+});
+
+router.get(`${ITEMS}/:id`, async (ctx) => {
+  const id = items.itemId(ctx.params.id);
+  const item = id === null ? null : await store.find(id);
+  ctx.assert(item !== null, 404, `no item ${ctx.params.id}`);
+  ctx.body = item;
+});
+
+router.post(ITEMS, itemBody, async (ctx) => {
+  const fields = items.itemFields(ctx.request.body);
+  ctx.assert(fields !== null, 422, UNPROCESSABLE);
+  const item = await store.create(fields);
+  ctx.status = 201;
+  ctx.set('Location', `${ITEMS}/${item.id}`);
+  ctx.body = item;
+});
+
+router.put(`${ITEMS}/:id`, itemBody, async (ctx) => {
+  const fields = items.itemFields(ctx.request.body);
+  ctx.assert(fields !== null, 422, UNPROCESSABLE);
+  const id = items.itemId(ctx.params.id);
+  const item = id === null ? null : await store.update(id, fields);
+  ctx.assert(item !== null, 404, `no item ${ctx.params.id}`);
+  ctx.body = item;
+});
+
+router.delete(`${ITEMS}/:id`, async (ctx) => {
+  const id = items.itemId(ctx.params.id);
+  ctx.assert(id !== null && await store.remove(id), 404, `no item ${ctx.params.id}`);
+  ctx.status = 204;
 });
 
 app.use(router.routes());
