@@ -1,5 +1,5 @@
-// Package stdhttp holds the net/http handlers of the workloads that need no router, so that go-nethttp
-// (ServeMux), httprouter and chi (which route to plain http.HandlerFuncs) differ only in their routing.
+// Package stdhttp holds the net/http handlers of the workloads, so that go-nethttp (ServeMux), httprouter,
+// chi and gorilla/mux (which route to plain http.HandlerFuncs) differ only in their routing.
 package stdhttp
 
 import (
@@ -44,6 +44,10 @@ func text(w http.ResponseWriter, status int, body string) {
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
+	answerJSON(w, http.StatusOK, v)
+}
+
+func answerJSON(w http.ResponseWriter, status int, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {
 		text(w, http.StatusInternalServerError, err.Error())
@@ -51,6 +55,7 @@ func writeJSON(w http.ResponseWriter, v any) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
 	w.Write(body)
 }
 
