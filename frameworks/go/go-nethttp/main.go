@@ -56,6 +56,14 @@ func main() {
 	// /index.html path to it), so the workload's path is the directory.
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServer(http.Dir(b.StaticDir))))
 	mux.HandleFunc("GET /ws", echo)
+	// ServeMux's method and wildcard patterns (Go 1.22+) route crud by verb; {id} reaches the handler as
+	// PathValue.
+	items := h.Items(func(r *http.Request) string { return r.PathValue("id") })
+	mux.HandleFunc("GET /items/{id}", items.Get)
+	mux.HandleFunc("GET /items", items.List)
+	mux.HandleFunc("POST /items", items.Create)
+	mux.HandleFunc("PUT /items/{id}", items.Update)
+	mux.HandleFunc("DELETE /items/{id}", items.Delete)
 
 	log.Printf("listening on %s with GOMAXPROCS=%d", b.Addr, b.Workers)
 	log.Fatal(stdhttp.ListenAndServe(b, stdhttp.WithServer("Go net/http", mux)))
