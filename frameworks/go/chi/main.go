@@ -51,6 +51,14 @@ func main() {
 	// limit of its own.
 	r.Post("/upload", h.Upload)
 	r.Get("/ws", echo)
+	items := h.Items(func(r *http.Request) string { return chi.URLParam(r, "id") })
+	r.Route("/items", func(r chi.Router) {
+		r.Get("/", items.List)
+		r.Post("/", items.Create)
+		r.Get("/{id}", items.Get)
+		r.Put("/{id}", items.Update)
+		r.Delete("/{id}", items.Delete)
+	})
 	// chi's file-serving idiom is http.FileServer mounted under a prefix: the directory answers with its
 	// index.html.
 	r.Handle("/static/*", http.StripPrefix("/static/", http.FileServer(http.Dir(b.StaticDir))))
