@@ -51,6 +51,12 @@ func main() {
 	// of its own.
 	r.HandleFunc("/upload", h.Upload).Methods(http.MethodPost)
 	r.HandleFunc("/ws", echo).Methods(http.MethodGet)
+	items := h.Items(func(r *http.Request) string { return mux.Vars(r)["id"] })
+	r.HandleFunc("/items/{id}", items.Get).Methods(http.MethodGet)
+	r.HandleFunc("/items", items.List).Methods(http.MethodGet)
+	r.HandleFunc("/items", items.Create).Methods(http.MethodPost)
+	r.HandleFunc("/items/{id}", items.Update).Methods(http.MethodPut)
+	r.HandleFunc("/items/{id}", items.Delete).Methods(http.MethodDelete)
 	// mux's README serves static files with a PathPrefix route to http.FileServer: the directory answers
 	// with its index.html.
 	r.PathPrefix("/static/").Handler(http.StripPrefix("/static/", http.FileServer(http.Dir(b.StaticDir)))).
