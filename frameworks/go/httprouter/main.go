@@ -39,6 +39,13 @@ func main() {
 	router.HandlerFunc(http.MethodGet, "/fortunes", h.Fortunes)
 	router.HandlerFunc(http.MethodGet, "/cached-queries", h.Cached)
 	router.GET("/ws", echo)
+	// httprouter puts a route's params in the request's context when it routes to a plain http.Handler.
+	items := h.Items(func(r *http.Request) string { return httprouter.ParamsFromContext(r.Context()).ByName("id") })
+	router.HandlerFunc(http.MethodGet, "/items/:id", items.Get)
+	router.HandlerFunc(http.MethodGet, "/items", items.List)
+	router.HandlerFunc(http.MethodPost, "/items", items.Create)
+	router.HandlerFunc(http.MethodPut, "/items/:id", items.Update)
+	router.HandlerFunc(http.MethodDelete, "/items/:id", items.Delete)
 	// ServeFiles is http.FileServer underneath: the directory path answers with its index.html.
 	router.ServeFiles("/static/*filepath", http.Dir(b.StaticDir))
 
