@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"log"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/gin-contrib/gzip"
@@ -98,6 +99,101 @@ func upload(c *gin.Context) {
 	}
 }
 
+// itemBody is what POST and PUT /items take, checked by Gin's binding: pointers, so that `required` (the
+// validator's non-nil test for a pointer) refuses a missing member or null but takes "" and 0.
+type itemBody struct {
+	Name     *string `json:"name" binding:"required"`
+	Quantity *int32  `json:"quantity" binding:"required"`
+}
+
+// pageQuery is GET /items's query, bound by Gin's form binding with its defaults and validated
+// (common.DefaultPage, DefaultPageSize, MaxPageSize); a value that is not an integer fails the binding.
+type pageQuery struct {
+	Page int64 `form:"page,default=1" binding:"min=1"`
+	Size int   `form:"size,default=10" binding:"min=1,max=100"`
+}
+
+// bindItem binds the body into in, or answers the refusal: the binding's errors are the codec's own
+// (encoding/json's, or go-json's in bin/server-tuned) or the validator's, so common.RefusedStatus tells
+// broken JSON (400) from a wrong shape (422) by the body, which ShouldBindBodyWithJSON kept in the context.
+func bindItem(c *gin.Context, in *itemBody) bool {
+	err := c.ShouldBindBodyWithJSON(in)
+	if err == nil {
+		return true
+	}
+	body, _ := c.Get(gin.BodyBytesKey)
+	raw, _ := body.([]byte)
+	c.JSON(common.RefusedStatus(raw), gin.H{"error": err.Error()})
+	return false
+}
+
+func itemFailed(c *gin.Context, err error) {
+	if errors.Is(err, common.ErrNoItem) {
+		c.JSON(http.StatusNotFound, gin.H{"error": err.Error()})
+		return
+	}
+	c.String(http.StatusInternalServerError, err.Error())
+}
+
+func (a *app) item(c *gin.Context) {
+	item, err := common.GetItem(c, a.Pool, c.Param("id"))
+	if err != nil {
+		itemFailed(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, item)
+}
+
+func (a *app) itemPage(c *gin.Context) {
+	var q pageQuery
+	if err := c.ShouldBindQuery(&q); err != nil {
+		c.JSON(http.StatusBadRequest, gin.H{"error": err.Error()})
+		return
+	}
+	items, err := common.ItemPage(c, a.Pool, q.Page, q.Size)
+	if err != nil {
+		itemFailed(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, items)
+}
+
+func (a *app) createItem(c *gin.Context) {
+	var in itemBody
+	if !bindItem(c, &in) {
+		return
+	}
+	item, err := common.CreateItem(c, a.Pool, *in.Name, *in.Quantity)
+	if err != nil {
+		itemFailed(c, err)
+		return
+	}
+	// The collection's path is the one this POST was routed on.
+	c.Header("Location", c.Request.URL.Path+"/"+strconv.Itoa(int(item.ID)))
+	c.JSON(http.StatusCreated, item)
+}
+
+func (a *app) updateItem(c *gin.Context) {
+	var in itemBody
+	if !bindItem(c, &in) {
+		return
+	}
+	item, err := common.UpdateItem(c, a.Pool, c.Param("id"), *in.Name, *in.Quantity)
+	if err != nil {
+		itemFailed(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, item)
+}
+
+func (a *app) deleteItem(c *gin.Context) {
+	if err := common.DeleteItem(c, a.Pool, c.Param("id")); err != nil {
+		itemFailed(c, err)
+		return
+	}
+	c.Status(http.StatusNoContent)
+}
+
 func (a *app) websocket(c *gin.Context) {
 	// gorilla writes the 101 itself, from the headers given here only.
 	if conn, err := a.upgrader.Upgrade(c.Writer, c.Request, c.Writer.Header()); err == nil {
@@ -139,6 +235,12 @@ func main() {
 	})
 	r.POST("/upload", upload)
 	r.GET("/ws", a.websocket)
+	items := r.Group("/items")
+	items.GET("", a.itemPage)
+	items.POST("", a.createItem)
+	items.GET("/:id", a.item)
+	items.PUT("/:id", a.updateItem)
+	items.DELETE("/:id", a.deleteItem)
 	// Static is http.FileServer underneath: the directory path answers with its index.html.
 	r.Static("/static", b.StaticDir)
 
