@@ -2,6 +2,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"html/template"
 	"log"
@@ -96,6 +97,101 @@ func upload(c echo.Context) error {
 	return c.String(http.StatusOK, answer)
 }
 
+// itemBody is what POST and PUT /items take: pointers, so that a missing member (or null) is told from ""
+// and 0.
+type itemBody struct {
+	Name     *string `json:"name"`
+	Quantity *int32  `json:"quantity"`
+}
+
+// bindItem binds the body with c.Bind, Echo's binder over encoding/json, and checks that both members came.
+// Echo answers every binding error 400; one whose cause is an *json.UnmarshalTypeError was JSON of another
+// shape (not an object, a name that is not a string, a quantity that is not a 32-bit integer), which the
+// contract answers 422, as it does a missing member.
+func bindItem(c echo.Context) (itemBody, error) {
+	var in itemBody
+	if err := c.Bind(&in); err != nil {
+		var wrongType *json.UnmarshalTypeError
+		if errors.As(err, &wrongType) {
+			// The type error as Internal, not Echo's 400: Echo's error handler answers an Internal HTTPError's
+			// status in place of the outer one's.
+			return in, echo.NewHTTPError(http.StatusUnprocessableEntity, err.Error()).SetInternal(wrongType)
+		}
+		return in, err
+	}
+	if in.Name == nil || in.Quantity == nil {
+		return in, echo.NewHTTPError(http.StatusUnprocessableEntity, "an item needs a string name and an integer quantity")
+	}
+	return in, nil
+}
+
+// itemFailed turns common.ErrNoItem into Echo's 404; any other error goes to Echo's handler as a 500.
+func itemFailed(err error) error {
+	if errors.Is(err, common.ErrNoItem) {
+		return echo.NewHTTPError(http.StatusNotFound, err.Error())
+	}
+	return err
+}
+
+func (a *app) item(c echo.Context) error {
+	item, err := common.GetItem(c.Request().Context(), a.Pool, c.Param("id"))
+	if err != nil {
+		return itemFailed(err)
+	}
+	return c.JSON(http.StatusOK, item)
+}
+
+// itemPage reads page and size with Echo's QueryParamsBinder, which leaves an absent one at its default and
+// fails on one that is not an integer. Its *echo.BindingError is no *echo.HTTPError, which Echo's error
+// handler would answer 500: it goes in one as the cause of a 400.
+func (a *app) itemPage(c echo.Context) error {
+	page, size := int64(common.DefaultPage), common.DefaultPageSize
+	if err := echo.QueryParamsBinder(c).Int64("page", &page).Int("size", &size).BindError(); err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, err.Error()).SetInternal(err)
+	}
+	if page < 1 || size < 1 || size > common.MaxPageSize {
+		return echo.NewHTTPError(http.StatusBadRequest, "page must be from 1, size from 1 to 100")
+	}
+	items, err := common.ItemPage(c.Request().Context(), a.Pool, page, size)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, items)
+}
+
+func (a *app) createItem(c echo.Context) error {
+	in, err := bindItem(c)
+	if err != nil {
+		return err
+	}
+	item, err := common.CreateItem(c.Request().Context(), a.Pool, *in.Name, *in.Quantity)
+	if err != nil {
+		return err
+	}
+	// The collection's path is the one this POST was routed on.
+	c.Response().Header().Set(echo.HeaderLocation, c.Request().URL.Path+"/"+strconv.Itoa(int(item.ID)))
+	return c.JSON(http.StatusCreated, item)
+}
+
+func (a *app) updateItem(c echo.Context) error {
+	in, err := bindItem(c)
+	if err != nil {
+		return err
+	}
+	item, err := common.UpdateItem(c.Request().Context(), a.Pool, c.Param("id"), *in.Name, *in.Quantity)
+	if err != nil {
+		return itemFailed(err)
+	}
+	return c.JSON(http.StatusOK, item)
+}
+
+func (a *app) deleteItem(c echo.Context) error {
+	if err := common.DeleteItem(c.Request().Context(), a.Pool, c.Param("id")); err != nil {
+		return itemFailed(err)
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
 func (a *app) websocket(c echo.Context) error {
 	// gorilla writes the 101 (or the refusal) itself; its error needs no second answer.
 	if conn, err := a.upgrader.Upgrade(c.Response(), c.Request(), nil); err == nil {
@@ -148,6 +244,12 @@ func main() {
 	// parser, which reads the limit, takes a bare "2M" as 2,000,000 bytes.
 	e.POST("/upload", upload, middleware.BodyLimit("2MiB"))
 	e.GET("/ws", a.websocket)
+	items := e.Group("/items")
+	items.GET("", a.itemPage)
+	items.POST("", a.createItem)
+	items.GET("/:id", a.item)
+	items.PUT("/:id", a.updateItem)
+	items.DELETE("/:id", a.deleteItem)
 	e.Static("/static", b.StaticDir)
 
 	log.Printf("listening on %s with GOMAXPROCS=%d", b.Addr, b.Workers)
