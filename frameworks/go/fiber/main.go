@@ -3,6 +3,7 @@ package main
 
 import (
 	"crypto/tls"
+	"errors"
 	"log"
 	"net"
 	"net/http"
@@ -81,6 +82,98 @@ func (a *app) hash(c *fiber.Ctx) error {
 	return c.Status(status).SendString(body)
 }
 
+// itemBody is what POST and PUT /items take: pointers, so that a missing member (or null) is told from ""
+// and 0.
+type itemBody struct {
+	Name     *string `json:"name"`
+	Quantity *int32  `json:"quantity"`
+}
+
+// pageQuery is GET /items's query for c.QueryParser, which leaves an absent parameter at the value set
+// before it and fails on one that is not an integer.
+type pageQuery struct {
+	Page int64 `query:"page"`
+	Size int   `query:"size"`
+}
+
+// bindItem parses the body with c.BodyParser (the configured JSONDecoder: encoding/json, or go-json in
+// fiber-tuned) and checks that both members came. The decoders' errors differ by codec, so
+// common.RefusedStatus tells broken JSON (400) from a wrong shape (422) by the body itself.
+func bindItem(c *fiber.Ctx) (itemBody, error) {
+	var in itemBody
+	if err := c.BodyParser(&in); err != nil {
+		return in, fiber.NewError(common.RefusedStatus(c.Body()), err.Error())
+	}
+	if in.Name == nil || in.Quantity == nil {
+		return in, fiber.NewError(fiber.StatusUnprocessableEntity, "an item needs a string name and an integer quantity")
+	}
+	return in, nil
+}
+
+// itemFailed turns common.ErrNoItem into fiber's 404; any other error goes to the error handler as a 500.
+func itemFailed(err error) error {
+	if errors.Is(err, common.ErrNoItem) {
+		return fiber.NewError(fiber.StatusNotFound, err.Error())
+	}
+	return err
+}
+
+func (a *app) item(c *fiber.Ctx) error {
+	item, err := common.GetItem(c.UserContext(), a.Pool, c.Params("id"))
+	if err != nil {
+		return itemFailed(err)
+	}
+	return c.JSON(item)
+}
+
+func (a *app) itemPage(c *fiber.Ctx) error {
+	q := pageQuery{Page: common.DefaultPage, Size: common.DefaultPageSize}
+	if err := c.QueryParser(&q); err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, err.Error())
+	}
+	if q.Page < 1 || q.Size < 1 || q.Size > common.MaxPageSize {
+		return fiber.NewError(fiber.StatusBadRequest, "page must be from 1, size from 1 to 100")
+	}
+	items, err := common.ItemPage(c.UserContext(), a.Pool, q.Page, q.Size)
+	if err != nil {
+		return err
+	}
+	return c.JSON(items)
+}
+
+func (a *app) createItem(c *fiber.Ctx) error {
+	in, err := bindItem(c)
+	if err != nil {
+		return err
+	}
+	item, err := common.CreateItem(c.UserContext(), a.Pool, *in.Name, *in.Quantity)
+	if err != nil {
+		return err
+	}
+	// The collection's path is the one this POST was routed on.
+	c.Location(c.Path() + "/" + strconv.Itoa(int(item.ID)))
+	return c.Status(fiber.StatusCreated).JSON(item)
+}
+
+func (a *app) updateItem(c *fiber.Ctx) error {
+	in, err := bindItem(c)
+	if err != nil {
+		return err
+	}
+	item, err := common.UpdateItem(c.UserContext(), a.Pool, c.Params("id"), *in.Name, *in.Quantity)
+	if err != nil {
+		return itemFailed(err)
+	}
+	return c.JSON(item)
+}
+
+func (a *app) deleteItem(c *fiber.Ctx) error {
+	if err := common.DeleteItem(c.UserContext(), a.Pool, c.Params("id")); err != nil {
+		return itemFailed(err)
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
 func main() {
 	b := common.Start()
 	defer b.Pool.Close()
@@ -124,6 +217,12 @@ func main() {
 	// fasthttp has read the whole body, Content-Length or chunked, before the handler runs; c.Body is it.
 	server.Post("/upload", func(c *fiber.Ctx) error { return c.SendString(common.UploadAnswerOf(c.Body())) })
 	server.Get("/ws", websocket.New(func(conn *websocket.Conn) { common.Echo(conn) }))
+	items := server.Group("/items")
+	items.Get("", a.itemPage)
+	items.Post("", a.createItem)
+	items.Get("/:id", a.item)
+	items.Put("/:id", a.updateItem)
+	items.Delete("/:id", a.deleteItem)
 	server.Static("/static", b.StaticDir)
 
 	log.Printf("listening on %s with GOMAXPROCS=%d, JSON by %s", b.Addr, b.Workers, codec)
