@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"log"
 	"net/http"
 	"strconv"
@@ -95,6 +96,99 @@ func (h *handlers) session(ctx context.Context, c *app.RequestContext) {
 func (h *handlers) hash(ctx context.Context, c *app.RequestContext) {
 	status, body := h.HashFile.Answer(c.Query("n"), c.QueryArgs().Has("n"))
 	c.String(status, body)
+}
+
+// itemBody is what POST and PUT /items take, for c.BindAndValidate: `required` has the binder refuse a body
+// without the member, and the vd expression (Hertz's validator) refuses null, which leaves a pointer nil;
+// pointers, so that "" and 0 stay valid.
+type itemBody struct {
+	Name     *string `json:"name,required" vd:"$!=nil"`
+	Quantity *int32  `json:"quantity,required" vd:"$!=nil"`
+}
+
+// pageQuery is GET /items's query for c.BindAndValidate: the default tag stands for an absent parameter,
+// one that is not an integer fails the binding, and vd holds the bounds (common.MaxPageSize).
+type pageQuery struct {
+	Page int64 `query:"page" default:"1" vd:"$>=1"`
+	Size int   `query:"size" default:"10" vd:"$>=1&&$<=100"`
+}
+
+// bindItem binds and validates the body, or answers the refusal. Hertz's binder reports a broken body, a
+// type its JSON (sonic) cannot bind and a missing member alike, as plain errors; common.RefusedStatus tells
+// broken JSON (400) from a wrong shape (422) by the body itself.
+func bindItem(c *app.RequestContext, in *itemBody) bool {
+	if err := c.BindAndValidate(in); err != nil {
+		c.JSON(common.RefusedStatus(c.Request.Body()), utils.H{"error": err.Error()})
+		return false
+	}
+	return true
+}
+
+func itemFailed(c *app.RequestContext, err error) {
+	if errors.Is(err, common.ErrNoItem) {
+		c.JSON(consts.StatusNotFound, utils.H{"error": err.Error()})
+		return
+	}
+	fail(c, err)
+}
+
+func (h *handlers) item(ctx context.Context, c *app.RequestContext) {
+	item, err := common.GetItem(ctx, h.Pool, c.Param("id"))
+	if err != nil {
+		itemFailed(c, err)
+		return
+	}
+	c.JSON(consts.StatusOK, item)
+}
+
+func (h *handlers) itemPage(ctx context.Context, c *app.RequestContext) {
+	var q pageQuery
+	if err := c.BindAndValidate(&q); err != nil {
+		c.JSON(consts.StatusBadRequest, utils.H{"error": err.Error()})
+		return
+	}
+	items, err := common.ItemPage(ctx, h.Pool, q.Page, q.Size)
+	if err != nil {
+		itemFailed(c, err)
+		return
+	}
+	c.JSON(consts.StatusOK, items)
+}
+
+func (h *handlers) createItem(ctx context.Context, c *app.RequestContext) {
+	var in itemBody
+	if !bindItem(c, &in) {
+		return
+	}
+	item, err := common.CreateItem(ctx, h.Pool, *in.Name, *in.Quantity)
+	if err != nil {
+		itemFailed(c, err)
+		return
+	}
+	// The collection's path is the one this POST was routed on.
+	c.Header("Location", string(c.Path())+"/"+strconv.Itoa(int(item.ID)))
+	c.JSON(consts.StatusCreated, item)
+}
+
+func (h *handlers) updateItem(ctx context.Context, c *app.RequestContext) {
+	var in itemBody
+	if !bindItem(c, &in) {
+		return
+	}
+	item, err := common.UpdateItem(ctx, h.Pool, c.Param("id"), *in.Name, *in.Quantity)
+	if err != nil {
+		itemFailed(c, err)
+		return
+	}
+	c.JSON(consts.StatusOK, item)
+}
+
+func (h *handlers) deleteItem(ctx context.Context, c *app.RequestContext) {
+	if err := common.DeleteItem(ctx, h.Pool, c.Param("id")); err != nil {
+		itemFailed(c, err)
+		return
+	}
+	c.Status(consts.StatusNoContent)
 }
 
 // echo upgrades by Hertz's hijack (hertz-contrib/websocket, gorilla's API over RequestContext).
@@ -190,6 +284,12 @@ func main() {
 	srv.GET("/fortunes", h.fortunes)
 	srv.GET("/cached-queries", h.cached)
 	srv.GET("/ws", h.echo)
+	items := srv.Group("/items")
+	items.GET("", h.itemPage)
+	items.POST("", h.createItem)
+	items.GET("/:id", h.item)
+	items.PUT("/:id", h.updateItem)
+	items.DELETE("/:id", h.deleteItem)
 	// hertz-contrib/gzip, Hertz's gzip middleware (cloudwego.io/docs/hertz/tutorials/basic-feature/middleware/
 	// gzip), at gzip.DefaultCompression as route middleware: gzip for any size once the handler has written
 	// the body, Vary: Accept-Encoding.
