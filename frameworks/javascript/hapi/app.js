@@ -5,6 +5,7 @@ const fs = require('node:fs/promises');
 const http2 = require('node:http2');
 const path = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
+const Boom = require('@hapi/boom');
 const Hapi = require('@hapi/hapi');
 const Inert = require('@hapi/inert');
 const Vision = require('@hapi/vision');
@@ -13,6 +14,7 @@ const { Pool } = require('pg');
 const { WebSocketServer } = require('ws');
 const { positiveInteger } = require('../common/env.js');
 const hashing = require('../common/hash.js');
+const items = require('../common/items.js');
 const { bump } = require('../common/sessions.js');
 const tfb = require('../common/tfb.js');
 const { tlsFiles } = require('../common/tls.js');
@@ -38,6 +40,35 @@ const hashQuery = Joi.object({ n: Joi.number().integer().min(1).max(100000).requ
 // A failed validation answers 400 with Joi's one-line reason as text, instead of hapi's JSON error body.
 function badQuery(request, h, err) {
   return h.response(err.message).code(400).type('text/plain').takeover();
+}
+
+// crud, validated the hapi way: Joi schemas on the route's params, query and payload. The payload schema does
+// not convert (Joi would otherwise take "3" for a quantity of 3, or 5 for a name), the query's must (its
+// values are strings). A refused id or payload answers with the contract's status through a Boom error.
+const ITEMS = '/items';
+const int32 = Joi.number().integer().min(items.INT32_MIN).max(items.INT32_MAX);
+const itemParams = Joi.object({ id: int32.required() });
+const pageQuery = Joi.object({
+  // unsafe: a page past 2^53 is still an integer, past the end (../common/items.js clamps its offset).
+  page: Joi.number().integer().unsafe().min(1).default(1),
+  size: Joi.number().integer().min(1).max(100).default(10),
+}).unknown(true);
+const itemPayload = Joi.object({ name: Joi.string().allow('').required(), quantity: int32.required() })
+  .unknown(true).required().prefs({ convert: false });
+
+function noSuchItem(request) {
+  return Boom.notFound(`no item ${request.params.id}`);
+}
+function found(request, item) {
+  if (item === null) throw noSuchItem(request);
+  return item;
+}
+function refusedItem(request, h, err) {
+  throw Boom.badData(err.message);
+}
+// A path that is not an int4 names no row.
+function refusedId(request) {
+  throw noSuchItem(request);
 }
 
 async function main() {
@@ -79,6 +110,8 @@ async function main() {
     else response.header('server', 'hapi');
     return h.continue;
   });
+
+  const store = items.pgItems(pool);
 
   server.route([
     {
@@ -152,6 +185,50 @@ async function main() {
       handler: async (request, h) => {
         const hex = hashing.iteratedSha256Hex(await fs.readFile(HASH_FILE), request.query.n);
         return h.response(hex).type('text/plain');
+      },
+    },
+    {
+      method: 'GET',
+      path: ITEMS,
+      // A refused page is the default failAction's 400.
+      options: { validate: { query: pageQuery } },
+      handler: (request) => store.page(items.pageWindow(request.query.page, request.query.size)),
+    },
+    {
+      method: 'GET',
+      path: `${ITEMS}/{id}`,
+      options: { validate: { params: itemParams, failAction: refusedId } },
+      handler: async (request) => found(request, await store.find(request.params.id)),
+    },
+    {
+      method: 'POST',
+      path: ITEMS,
+      // hapi parses the JSON payload itself and answers 400 to one that is not JSON.
+      options: { validate: { payload: itemPayload, failAction: refusedItem } },
+      handler: async (request, h) => {
+        const item = await store.create(request.payload);
+        return h.response(item).code(201).location(`${ITEMS}/${item.id}`);
+      },
+    },
+    {
+      method: 'PUT',
+      path: `${ITEMS}/{id}`,
+      options: {
+        validate: {
+          params: itemParams,
+          payload: itemPayload,
+          failAction: (request, h, err) => (err.output.payload.validation.source === 'params' ? refusedId : refusedItem)(request, h, err),
+        },
+      },
+      handler: async (request) => found(request, await store.update(request.params.id, request.payload)),
+    },
+    {
+      method: 'DELETE',
+      path: `${ITEMS}/{id}`,
+      options: { validate: { params: itemParams, failAction: refusedId } },
+      handler: async (request, h) => {
+        if (!(await store.remove(request.params.id))) throw noSuchItem(request);
+        return h.response().code(204);
       },
     },
     {
