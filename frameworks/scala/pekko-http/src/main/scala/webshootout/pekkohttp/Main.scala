@@ -10,7 +10,7 @@ import org.apache.pekko.actor.ActorSystem
 import org.apache.pekko.dispatch.Dispatchers
 import org.apache.pekko.http.scaladsl.{ConnectionContext, Http}
 
-import webshootout.common.{Env, JdbcSessions, JdbcWorkloads}
+import webshootout.common.{Env, JdbcItems, JdbcSessions, JdbcWorkloads}
 import webshootout.scalacommon.Tls
 
 /**
@@ -28,7 +28,7 @@ object Main:
     val sessions = JdbcSessions(pool, SessionJson.parse, SessionJson.format)
     given system: ActorSystem = ActorSystem("webshootout")
     system.registerOnTermination(pool.close())
-    val routes = Routes(workloads, sessions, Path.of(env.hashFile), env.staticDir,
+    val routes = Routes(workloads, sessions, JdbcItems(pool), Path.of(env.hashFile), env.staticDir,
       jdbc = system.dispatchers.lookup("jdbc-dispatcher"),
       blockingIo = system.dispatchers.lookup(Dispatchers.DefaultBlockingDispatcherId))
 

@@ -22,16 +22,16 @@ import org.apache.pekko.stream.scaladsl.{Flow, Sink}
 import play.twirl.api.Html
 import spray.json.*
 
-import webshootout.common.{Async, Hashing, JdbcSessions, JdbcWorkloads}
+import webshootout.common.{Async, Hashing, JdbcItems, JdbcSessions, JdbcWorkloads}
 import webshootout.pekkohttp.Json.{given, *}
 
 /**
  * Every workload in Pekko HTTP's routing DSL. Blocking work leaves the default dispatcher as Pekko's
- * documentation asks: JDBC (the shared JdbcWorkloads and JdbcSessions on HikariCP) runs on `jdbc`, the hash
+ * documentation asks: JDBC (the shared JdbcWorkloads, JdbcSessions and JdbcItems on HikariCP) runs on `jdbc`, the hash
  * file's read and digest chain on Pekko's own default-blocking-io-dispatcher (`blockingIo`), and the route
  * completes with the Future.
  */
-final class Routes(workloads: JdbcWorkloads, sessions: JdbcSessions, hashFile: Path, staticDir: String,
+final class Routes(workloads: JdbcWorkloads, sessions: JdbcSessions, items: JdbcItems, hashFile: Path, staticDir: String,
                    jdbc: ExecutionContext, blockingIo: ExecutionContext)(using system: ActorSystem):
 
   // Twirl's Html as text/html; Pekko HTTP adds the charset it negotiates, UTF-8 by default.
@@ -41,7 +41,7 @@ final class Routes(workloads: JdbcWorkloads, sessions: JdbcSessions, hashFile: P
   // deflate as Accept-Encoding asks (NoCoding without it; no br among Pekko's coders), at the coders' default
   // level, for compressible media types. It names no Vary, so the encoded answers get Vary: Accept-Encoding here.
   val route: Route = (varyOnEncoding & encodeResponse) {
-    concat(get(gets), path("upload")(post(upload)))
+    concat(get(gets), path("upload")(post(upload)), Items(items, jdbc).route)
   }
 
   private def gets: Route =
