@@ -1,10 +1,28 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
-import { positiveInteger, tfb } from './shared';
+import { items, positiveInteger, tfb } from './shared';
 
 export interface World {
   id: number;
   randomNumber: number;
+}
+
+export interface ItemFields {
+  name: string;
+  quantity: number;
+}
+
+export interface Item extends ItemFields {
+  id: number;
+}
+
+// crud's statements on the items table (../common/items.js): find, page, create, update, remove.
+export interface Items {
+  find(id: number): Promise<Item | null>;
+  page(window: { limit: number; offset: number }): Promise<Item[]>;
+  create(fields: ItemFields): Promise<Item>;
+  update(id: number, fields: ItemFields): Promise<Item | null>;
+  remove(id: number): Promise<boolean>;
 }
 
 const WORLD = 'SELECT id, randomnumber FROM world WHERE id = $1';
@@ -13,11 +31,13 @@ const WORLD = 'SELECT id, randomnumber FROM world WHERE id = $1';
 @Injectable()
 export class Database implements OnApplicationShutdown {
   readonly pool: Pool;
+  readonly items: Items;
   private readonly cache;
 
   constructor() {
     const size = positiveInteger('DB_POOL');
     this.pool = new Pool({ connectionString: process.env.DATABASE_URL, min: size, max: size });
+    this.items = items.pgItems(this.pool);
     this.cache = tfb.worldCache(async () => {
       const { rows } = await this.pool.query('SELECT id, randomnumber FROM world');
       return rows.map((row) => ({ id: row.id, randomNumber: row.randomnumber }));

@@ -9,6 +9,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { WsAdapter } from '@nestjs/platform-ws';
 import { join } from 'node:path';
 import { AppController } from './app.controller';
+import { ItemsController } from './items.controller';
 import { Cookies, ExpressCookies, FastifyCookies } from './cookies';
 import { Database } from './database';
 import { EchoGateway } from './echo.gateway';
@@ -25,7 +26,7 @@ class AppModule {
   static forAdapter(cookies: typeof Cookies): DynamicModule {
     return {
       module: AppModule,
-      controllers: [AppController],
+      controllers: [AppController, ItemsController],
       providers: [Database, EchoGateway, { provide: Cookies, useClass: cookies as any }],
     };
   }
@@ -51,6 +52,9 @@ async function expressApp() {
   // Nest's useBodyParser (https://docs.nestjs.com/faq/raw-body): express.raw for
   // application/octet-stream (Content-Length or chunked), its limit answering 413 past 2 MiB.
   app.useBodyParser('raw', { type: 'application/octet-stream', limit: upload.BODY_LIMIT });
+  // crud's JSON bodies: express.json as Nest registers it, but not strict, so that JSON that is not an object
+  // reaches the item pipe (422) rather than body-parser's 400; registered here, Nest adds no json parser of its own.
+  app.useBodyParser('json', { strict: false });
   app.use(require('cookie-parser')(SECRET_KEY));
   app.useStaticAssets(STATIC_DIR, { prefix: '/static/' });
   app.setBaseViewsDir(VIEWS);

@@ -3,6 +3,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports */
 export const { positiveInteger } = require('../../common/env.js');
 export const hashing = require('../../common/hash.js');
+export const items = require('../../common/items.js');
 export const jsonComp = require('../../common/json-comp.js');
 export const { bump } = require('../../common/sessions.js');
 export const tfb = require('../../common/tfb.js');
