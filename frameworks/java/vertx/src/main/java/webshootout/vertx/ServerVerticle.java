@@ -63,6 +63,14 @@ final class ServerVerticle extends VerticleBase {
         router.get("/fortunes").handler(db::fortunes);
         router.get("/cached-queries").handler(db::cached);
         router.get("/session").handler(sessions::handle);
+        Items items = new Items(pool);
+        router.get(Items.PATH).handler(items::page);
+        router.get(Items.PATH + "/:id").handler(items::find);
+        // The body as one buffer for the two routes that read one, capped like upload's.
+        BodyHandler itemBody = BodyHandler.create(false).setBodyLimit(Upload.LIMIT);
+        router.post(Items.PATH).handler(itemBody).handler(items::create);
+        router.put(Items.PATH + "/:id").handler(itemBody).handler(items::update);
+        router.delete(Items.PATH + "/:id").handler(items::delete);
         router.get("/hash").handler(ctx -> {
             String raw = ctx.request().getParam("n");
             String reason = Hashing.reason(raw);
