@@ -8,9 +8,11 @@ const signature = require('cookie-signature');
 const ejs = require('ejs');
 const { Pool } = require('pg');
 const restify = require('restify');
+const errors = require('restify-errors');
 const { WebSocketServer } = require('ws');
 const { positiveInteger } = require('../common/env.js');
 const hashing = require('../common/hash.js');
+const items = require('../common/items.js');
 const { bump, cookieValue } = require('../common/sessions.js');
 const tfb = require('../common/tfb.js');
 const { tlsFiles } = require('../common/tls.js');
@@ -119,6 +121,62 @@ server.get('/hash', async (req, res) => {
     return;
   }
   res.send(hashing.iteratedSha256Hex(await fs.readFile(HASH_FILE), Number(raw)));
+});
+
+// crud: restify's router, one route per method; its jsonBodyParser on the routes with a body (restify's
+// InvalidContentError, 400, for a body that is not JSON); plain checks of the shape (../common/items.js)
+// refused with restify-errors' UnprocessableEntityError (422), NotFoundError and BadRequestError thrown from
+// the async handlers, which restify answers with their status; pg's queries.
+const ITEMS = '/items';
+const store = items.pgItems(pool);
+const itemBody = restify.plugins.jsonBodyParser();
+
+function fieldsOf(req) {
+  const fields = items.itemFields(req.body);
+  if (fields === null) throw new errors.UnprocessableEntityError('expected an object with a string name and a 32-bit integer quantity');
+  return fields;
+}
+
+function missing(req) {
+  return new errors.NotFoundError(`no item ${req.params.id}`);
+}
+
+// A path id that is not an int4 names no row.
+function idOf(req) {
+  const id = items.itemId(req.params.id);
+  if (id === null) throw missing(req);
+  return id;
+}
+
+function found(req, item) {
+  if (item === null) throw missing(req);
+  return item;
+}
+
+server.get(ITEMS, async (req, res) => {
+  const page = items.pageOf(req.query.page, req.query.size);
+  if (page === null) throw new errors.BadRequestError('page must be an integer >= 1, size an integer in 1..100');
+  res.json(await store.page(page));
+});
+
+server.get(`${ITEMS}/:id`, async (req, res) => {
+  res.json(found(req, await store.find(idOf(req))));
+});
+
+server.post(ITEMS, itemBody, async (req, res) => {
+  const item = await store.create(fieldsOf(req));
+  res.header('Location', `${ITEMS}/${item.id}`);
+  res.json(201, item);
+});
+
+server.put(`${ITEMS}/:id`, itemBody, async (req, res) => {
+  const fields = fieldsOf(req);
+  res.json(found(req, await store.update(idOf(req), fields)));
+});
+
+server.del(`${ITEMS}/:id`, async (req, res) => {
+  if (!(await store.remove(idOf(req)))) throw missing(req);
+  res.send(204);
 });
 
 // restify's serveStaticFiles plugin (pillarjs/send, as Express's static): /static/* from STATIC_DIR.
