@@ -17,6 +17,7 @@ const sirv = require('sirv');
 const { WebSocketServer } = require('ws');
 const { positiveInteger } = require('../common/env.js');
 const hashing = require('../common/hash.js');
+const items = require('../common/items.js');
 const jsonComp = require('../common/json-comp.js');
 const { bump, cookieValue } = require('../common/sessions.js');
 const tfb = require('../common/tfb.js');
@@ -59,6 +60,16 @@ function onError(err, req, res) {
 function onNoMatch(req, res) {
   send(res, 404, 'Not Found', TEXT);
 }
+
+// crud: Polka's router, one route per method; body-parser's JSON parser on the routes with a body (its 400 for
+// a body that is not JSON goes through onError; strict off so that JSON that is not an object reaches the
+// shape check's 422), plain checks (../common/items.js) and pg's queries.
+const ITEMS = '/items';
+const store = items.pgItems(pool);
+const itemBody = bodyParser.json({ strict: false });
+const UNPROCESSABLE = { error: 'expected an object with a string name and a 32-bit integer quantity' };
+const BAD_PAGE = { error: 'page must be an integer >= 1, size an integer in 1..100' };
+const missing = (res, req) => send(res, 404, { error: `no item ${req.params.id}` });
 
 // With TLS_CERT/TLS_KEY, Polka's `server` option is node:http2's secure server: h2 by ALPN, and allowHTTP1
 // serves http/1.1 clients too (the WebSocket upgrade arrives on that side). Unset: node:http, the server
@@ -120,6 +131,37 @@ const app = polka({ server, onError, onNoMatch })
       res.setHeader('Set-Cookie', `${COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax`);
     }
     send(res, 200, `Count is ${count}`, TEXT);
+  }))
+  .get(ITEMS, route(async (req, res) => {
+    const page = items.pageOf(req.query.page, req.query.size);
+    if (page === null) return send(res, 400, BAD_PAGE);
+    send(res, 200, await store.page(page));
+  }))
+  .get(`${ITEMS}/:id`, route(async (req, res) => {
+    const id = items.itemId(req.params.id);
+    const item = id === null ? null : await store.find(id);
+    if (item === null) return missing(res, req);
+    send(res, 200, item);
+  }))
+  .post(ITEMS, itemBody, route(async (req, res) => {
+    const fields = items.itemFields(req.body);
+    if (fields === null) return send(res, 422, UNPROCESSABLE);
+    const item = await store.create(fields);
+    send(res, 201, item, { Location: `${ITEMS}/${item.id}` });
+  }))
+  .put(`${ITEMS}/:id`, itemBody, route(async (req, res) => {
+    const fields = items.itemFields(req.body);
+    if (fields === null) return send(res, 422, UNPROCESSABLE);
+    const id = items.itemId(req.params.id);
+    const item = id === null ? null : await store.update(id, fields);
+    if (item === null) return missing(res, req);
+    send(res, 200, item);
+  }))
+  .delete(`${ITEMS}/:id`, route(async (req, res) => {
+    const id = items.itemId(req.params.id);
+    if (id === null || !(await store.remove(id))) return missing(res, req);
+    // node's own answer: send-type would give a 204 the Content-Length of its status text.
+    res.writeHead(204).end();
   }))
   .get('/hash', route(async (req, res) => {
     const raw = req.query.n;
