@@ -6,7 +6,7 @@ import random
 import falcon
 import jinja2
 from falcon_compression.middleware import CompressionMiddleware
-from shootout_common import env, hashing, jsoncomp, psycopg_queries, psycopg_sessions, upload
+from shootout_common import env, hashing, items, jsoncomp, psycopg_items, psycopg_queries, psycopg_sessions, upload
 from shootout_common import techempower as te
 
 HASH_FILE = env.value("HASH_FILE")
@@ -95,6 +95,50 @@ class JsonComp:
         resp.media = jsoncomp.items(jsoncomp.count(req.get_param("n")))
 
 
+# crud: Falcon resources (a responder per method) on the router's int converter, req.get_media() (Falcon's own 400
+# for a body that is not JSON), plain checks from shootout_common.items (Falcon has no schema validation without
+# an extra package), get_param_as_int's bounds for page and size (its own 400), psycopg_items as db uses.
+def item_fields(req) -> tuple[str, int]:
+    try:
+        return items.fields(req.get_media())
+    except ValueError as reason:
+        raise falcon.HTTPUnprocessableEntity(description=str(reason)) from None
+
+
+class Items:
+    def on_get(self, req, resp) -> None:
+        page = req.get_param_as_int("page", min_value=1, max_value=items.INT_MAX, default=items.PAGE)
+        size = req.get_param_as_int("size", min_value=1, max_value=items.MAX_SIZE, default=items.SIZE)
+        resp.media = psycopg_items.page(pool, size, items.offset(page, size))
+
+    def on_post(self, req, resp) -> None:
+        item = psycopg_items.create(pool, *item_fields(req))
+        resp.status = falcon.HTTP_201
+        # Falcon has no reverse routing: the new item's URL is under the collection's own path.
+        resp.location = f"{req.path}/{item['id']}"
+        resp.media = item
+
+
+class Item:
+    def on_get(self, req, resp, item_id: int) -> None:
+        item = psycopg_items.get(pool, item_id)
+        if item is None:
+            raise falcon.HTTPNotFound()
+        resp.media = item
+
+    def on_put(self, req, resp, item_id: int) -> None:
+        fields = item_fields(req)
+        item = psycopg_items.update(pool, item_id, *fields)
+        if item is None:
+            raise falcon.HTTPNotFound()
+        resp.media = item
+
+    def on_delete(self, req, resp, item_id: int) -> None:
+        if not psycopg_items.delete(pool, item_id):
+            raise falcon.HTTPNotFound()
+        resp.status = falcon.HTTP_204
+
+
 def too_large() -> falcon.HTTPContentTooLarge:
     return falcon.HTTPContentTooLarge(description=f"the body is over {upload.MAX_BODY} bytes")
 
@@ -149,5 +193,7 @@ app.add_route("/fortunes", Fortunes())
 app.add_route("/cached-queries", CachedQueries())
 app.add_route("/json-comp", JsonComp())
 app.add_route("/upload", Upload())
+app.add_route("/items", Items())
+app.add_route("/items/{item_id:int}", Item())
 # Falcon's own static route serves STATIC_DIR at /static.
 app.add_static_route("/static", env.value("STATIC_DIR"))

@@ -9,7 +9,7 @@ import random
 import falcon
 import falcon.asgi
 import jinja2
-from shootout_common import asyncpg_queries, env, hashing, sessions, upload
+from shootout_common import asyncpg_items, asyncpg_queries, env, hashing, items, sessions, upload
 from shootout_common import techempower as te
 
 HASH_FILE = env.value("HASH_FILE")
@@ -126,6 +126,50 @@ class Upload:
         text(resp, digest.answer())
 
 
+# crud: Falcon resources (a responder per method) on the router's int converter, req.get_media() (Falcon's own 400
+# for a body that is not JSON), plain checks from shootout_common.items (Falcon has no schema validation without
+# an extra package), get_param_as_int's bounds for page and size (its own 400), asyncpg_items as db uses.
+async def item_fields(req) -> tuple[str, int]:
+    try:
+        return items.fields(await req.get_media())
+    except ValueError as reason:
+        raise falcon.HTTPUnprocessableEntity(description=str(reason)) from None
+
+
+class Items:
+    async def on_get(self, req, resp) -> None:
+        page = req.get_param_as_int("page", min_value=1, max_value=items.INT_MAX, default=items.PAGE)
+        size = req.get_param_as_int("size", min_value=1, max_value=items.MAX_SIZE, default=items.SIZE)
+        resp.media = await asyncpg_items.page(Pool.pool, size, items.offset(page, size))
+
+    async def on_post(self, req, resp) -> None:
+        item = await asyncpg_items.create(Pool.pool, *await item_fields(req))
+        resp.status = falcon.HTTP_201
+        # Falcon has no reverse routing: the new item's URL is under the collection's own path.
+        resp.location = f"{req.path}/{item['id']}"
+        resp.media = item
+
+
+class Item:
+    async def on_get(self, req, resp, item_id: int) -> None:
+        item = await asyncpg_items.get(Pool.pool, item_id)
+        if item is None:
+            raise falcon.HTTPNotFound()
+        resp.media = item
+
+    async def on_put(self, req, resp, item_id: int) -> None:
+        fields = await item_fields(req)
+        item = await asyncpg_items.update(Pool.pool, item_id, *fields)
+        if item is None:
+            raise falcon.HTTPNotFound()
+        resp.media = item
+
+    async def on_delete(self, req, resp, item_id: int) -> None:
+        if not await asyncpg_items.delete(Pool.pool, item_id):
+            raise falcon.HTTPNotFound()
+        resp.status = falcon.HTTP_204
+
+
 class Echo:
     async def on_websocket(self, req, ws: falcon.asgi.WebSocket) -> None:
         await ws.accept()
@@ -149,5 +193,7 @@ app.add_route("/updates", Updates())
 app.add_route("/fortunes", Fortunes())
 app.add_route("/cached-queries", CachedQueries())
 app.add_route("/upload", Upload())
+app.add_route("/items", Items())
+app.add_route("/items/{item_id:int}", Item())
 app.add_route("/ws", Echo())
 app.add_static_route("/static", env.value("STATIC_DIR"))
