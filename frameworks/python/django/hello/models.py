@@ -21,3 +21,20 @@ class Fortune(models.Model):
     class Meta:
         db_table = "fortune"
         managed = False
+
+
+class Item(models.Model):
+    """crud's table, created, seeded and reset by the harness like World. The id is its identity column, which
+    Django's AutoField reads back with INSERT ... RETURNING."""
+
+    id = models.AutoField(primary_key=True)
+    # blank: the contract takes any string as a name, "" too.
+    name = models.TextField(blank=True)
+    quantity = models.IntegerField()
+
+    class Meta:
+        db_table = "items"
+        managed = False
+
+    def as_json(self) -> dict:
+        return {"id": self.id, "name": self.name, "quantity": self.quantity}

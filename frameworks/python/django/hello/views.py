@@ -1,18 +1,23 @@
 """webshootout workloads (see docs/workloads.md) as plain synchronous Django views, but async's."""
 
 import asyncio
+import json
 import random
 
 from django.conf import settings
-from django.http import HttpResponse, HttpResponseBadRequest, JsonResponse
-from django.shortcuts import render
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.decorators import method_decorator
+from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
-from shootout_common import hashing, jsoncomp, upload
+from shootout_common import hashing, items, jsoncomp, upload
 from shootout_common import techempower as te
 
 from hello import world_cache
-from hello.models import Fortune, World
+from hello.forms import ItemForm, PageForm
+from hello.models import Fortune, Item, World
 
 HASH_FILE = settings.HASH_FILE
 # Django adds no charset to a content_type given whole.
@@ -101,3 +106,59 @@ def json_comp(request):
 def upload_body(request):
     # request.body: Django reads the body whole, refusing one over DATA_UPLOAD_MAX_MEMORY_SIZE.
     return text(upload.answer(request.body))
+
+
+# crud: class-based views (View dispatches on the method), Django forms for the body and the query, the ORM.
+def item_form(request, instance: Item | None = None) -> ItemForm | HttpResponse:
+    """The body bound to ItemForm, or the answer that refuses it: 400 when it is not JSON, 422 when it is JSON of
+    another shape (the form's errors as Django gives them)."""
+    try:
+        body = json.loads(request.body)
+    except ValueError:
+        return HttpResponseBadRequest("the body is not JSON", content_type=TEXT)
+    if not isinstance(body, dict):
+        return JsonResponse({"__all__": [{"message": "Expected a JSON object.", "code": "invalid"}]}, status=422)
+    form = ItemForm(body, instance=instance)
+    if not form.is_valid():
+        return JsonResponse(form.errors.get_json_data(), status=422)
+    return form
+
+
+# csrf_exempt: JSON sent by a non-browser client, with no form or cookie to carry a CSRF token.
+@method_decorator(csrf_exempt, name="dispatch")
+class ItemCollection(View):
+    def get(self, request):
+        form = PageForm(request.GET)
+        if not form.is_valid():
+            return HttpResponseBadRequest(form.errors.as_text(), content_type=TEXT)
+        page = form.cleaned_data["page"] or items.PAGE
+        size = form.cleaned_data["size"] or items.SIZE
+        start = items.offset(page, size)
+        return JsonResponse([item.as_json() for item in Item.objects.order_by("id")[start:start + size]], safe=False)
+
+    def post(self, request):
+        form = item_form(request)
+        if isinstance(form, HttpResponse):
+            return form
+        item = form.save()
+        response = JsonResponse(item.as_json(), status=201)
+        response["Location"] = reverse("item", args=[item.id])
+        return response
+
+
+@method_decorator(csrf_exempt, name="dispatch")
+class ItemDetail(View):
+    def get(self, request, item_id):
+        return JsonResponse(get_object_or_404(Item, pk=item_id).as_json())
+
+    def put(self, request, item_id):
+        form = item_form(request, get_object_or_404(Item, pk=item_id))
+        if isinstance(form, HttpResponse):
+            return form
+        return JsonResponse(form.save().as_json())
+
+    def delete(self, request, item_id):
+        deleted, _ = Item.objects.filter(pk=item_id).delete()
+        if not deleted:
+            raise Http404
+        return HttpResponse(status=204)

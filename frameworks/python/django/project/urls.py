@@ -15,4 +15,6 @@ urlpatterns = [
     path("cached-queries", views.cached_queries),
     path("json-comp", views.json_comp),
     path("upload", views.upload_body),
+    path("items", views.ItemCollection.as_view()),
+    path("items/<int:item_id>", views.ItemDetail.as_view(), name="item"),
 ]
