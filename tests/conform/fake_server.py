@@ -30,6 +30,9 @@ CHUNK_EXT = rb"(?:[ \t]*;[ \t]*" + TOKEN.pattern + rb"(?:[ \t]*=[ \t]*(?:" + TOK
 CHUNK_LINE = re.compile(rb"([0-9A-Fa-f]{1,16})" + CHUNK_EXT)
 
 
+WEDGED = threading.Event()  # set, the server holds every connection and answers none (wedge-long-line)
+
+
 class Bad(Exception):
     def __init__(self, status: int):
         super().__init__(status)
@@ -84,14 +87,16 @@ class Connection:
             self.reads = 1
         deadline = None if "no-header-timeout" in FLAWS else time.monotonic() + HEAD_DEADLINE
         while (end := self.buf.find(b"\r\n\r\n")) < 0:
-            limited = not FLAWS & {"no-limits", "crash-long-line"}
+            limited = not FLAWS & {"no-limits", "crash-long-line", "wedge-long-line"}
             if limited and len(self.buf) > HEAD_LIMIT:
                 raise Bad(414 if b"\r\n" not in self.buf[:LINE_LIMIT] else 431)
             self.fill(deadline)
         head = bytes(self.buf[:end])
         del self.buf[:end + 4]
-        if "crash-long-line" in FLAWS and any(len(line) > LINE_LIMIT for line in head.split(b"\r\n")):
-            os._exit(3)
+        if FLAWS & {"crash-long-line", "wedge-long-line"} and any(len(line) > LINE_LIMIT for line in head.split(b"\r\n")):
+            if "crash-long-line" in FLAWS:
+                os._exit(3)
+            WEDGED.set()
         return head
 
     def exactly(self, size: int) -> bytes:
@@ -300,6 +305,8 @@ def one(conn: Connection) -> bool:
 
 
 def serve(sock: socket.socket) -> None:
+    if WEDGED.is_set():
+        time.sleep(3600)
     conn = Connection(sock)
     try:
         while one(conn):

@@ -20,6 +20,19 @@ def test_a_server_that_dies_fails_the_probe_and_is_restarted_for_the_next():
         server.stop()
 
 
+def test_a_server_that_stops_answering_fails_the_probe_and_is_restarted_for_the_next():
+    server = FakeServer("wedge-long-line")
+    try:
+        wedged, _ = runner.probe_once(catalog.BY_NAME["field-value-1mib"], server, Limits())
+        assert (wedged.grade, wedged.alive, wedged.serving) == ("fail", True, False)
+        assert wedged.reason.startswith("the server stopped answering")
+        assert server.starts == 2
+        after, _ = runner.probe_once(catalog.BY_NAME["missing-host"], server, Limits())
+        assert after.grade == "pass"
+    finally:
+        server.stop()
+
+
 class _NoUpload(FakeServer):
     def target(self):
         return replace(super().target(), upload=None)
@@ -34,12 +47,16 @@ def test_a_probe_that_needs_a_workload_the_id_does_not_map_is_skipped():
         server.stop()
 
 
-def test_a_server_that_is_gone_fails_without_raising():
+def test_a_server_that_is_gone_fails_without_raising_and_is_started_again():
     server = FakeServer()
-    server.stop()
-    server.alive = lambda: True  # as if it lived but no longer listened
-    finding, _ = runner.probe_once(catalog.BY_NAME["missing-host"], server, Limits())
-    assert finding.grade == "warn" and finding.reason.startswith("could not connect")
+    try:
+        server.stop()
+        server.alive = lambda: True  # as if it lived but no longer listened
+        finding, seen = runner.probe_once(catalog.BY_NAME["missing-host"], server, Limits())
+        assert (finding.grade, finding.serving) == ("fail", False) and seen.note.startswith("could not connect")
+        assert server.starts == 2
+    finally:
+        server.stop()
 
 
 def test_the_slow_probes_run_only_when_asked():

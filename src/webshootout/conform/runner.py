@@ -1,15 +1,16 @@
-"""Running probes against one server: each probe's exchange, then whether the server still lives. A server
-that died is the finding (fail) and is restarted before the next probe."""
+"""Running probes against one server: each probe's exchange, then whether the server still lives and still
+answers a plain request on a new connection. A server that died or stopped answering is the finding (fail)
+and is restarted before the next probe, so that the probes after it are graded on a fresh one."""
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
-from .probe import Probe
-from .target import Target
-from .wire import Limits, Observation
+from .probe import Probe, request
+from .target import HELLO, Target
+from .wire import Limits, Observation, Write, exchange
 
 
 DEATH_GRACE = 0.1
@@ -36,21 +37,38 @@ class Finding:
     closed: bool = False
     seconds: float | None = None  # from the last write to the first answer byte or the close
     alive: bool = True
+    serving: bool = True  # a plain GET on a new connection was answered after it
 
     def as_json(self) -> dict:
         return {"probe": self.probe, "family": self.family, "level": self.level, "grade": self.grade,
                 "reason": self.reason, "status": self.status, "closed": self.closed,
-                "seconds": None if self.seconds is None else round(self.seconds, 4), "alive": self.alive}
+                "seconds": None if self.seconds is None else round(self.seconds, 4), "alive": self.alive,
+                "serving": self.serving}
 
 
-def _finding(probe: Probe, seen: Observation, alive: bool) -> Finding:
-    if alive:
-        grade, reason = probe.grade(seen)
-    else:
+def _finding(probe: Probe, seen: Observation, alive: bool, serving: bool) -> Finding:
+    if not alive:
         grade, reason = "fail", "the server died on it"
+    elif not serving:
+        grade, reason = "fail", "the server stopped answering: a plain GET on a new connection got no answer after it"
+    else:
+        grade, reason = probe.grade(seen)
     first = seen.first
     return Finding(probe.name, probe.family, probe.level, grade, reason, first.status if first else None,
-                   seen.closed, seen.seconds, alive)
+                   seen.closed, seen.seconds, alive, alive and serving)
+
+
+def _serves(target: Target, limits: Limits) -> bool:
+    """Whether a plain GET on a new connection is answered, asked twice before the answer is no."""
+    at_once = replace(limits, linger=0.0)  # the answer is all it asks for, not what follows it
+    for _ in range(2):
+        try:
+            first = exchange(target, (Write(request(target)),), at_once).first
+        except OSError:
+            first = None
+        if first is not None and first.status == 200 and first.body == HELLO:
+            return True
+    return False
 
 
 def _alive(subject: Subject, seen: Observation) -> bool:
@@ -72,7 +90,8 @@ def probe_once(probe: Probe, subject: Subject, limits: Limits) -> tuple[Finding,
     except OSError as exc:  # refused at connect: the server is gone or no longer accepts
         seen = Observation(note=f"could not connect: {exc}")
     alive = _alive(subject, seen)
-    finding = _finding(probe, seen, alive)
-    if not alive:
+    serving = alive and _serves(target, limits)
+    finding = _finding(probe, seen, alive, serving)
+    if not serving:
         subject.restart()
     return finding, seen
