@@ -93,7 +93,8 @@ class Connection:
             self.fill(deadline)
         head = bytes(self.buf[:end])
         del self.buf[:end + 4]
-        if FLAWS & {"crash-long-line", "wedge-long-line"} and any(len(line) > LINE_LIMIT for line in head.split(b"\r\n")):
+        too_long = any(len(line) > LINE_LIMIT for line in head.split(b"\r\n"))
+        if too_long and FLAWS & {"crash-long-line", "wedge-long-line"}:
             if "crash-long-line" in FLAWS:
                 os._exit(3)
             WEDGED.set()

@@ -88,7 +88,7 @@ def test_an_unknown_probe_is_refused_naming_them(tmp_path, capsys):
 
 
 def test_the_table_names_the_worst_finding_first_fails_then_warns():
-    findings = [record.Finding("a", "framing", "SHOULD", "warn", "w"), record.Finding("b", "framing", "MUST", "fail", "f"),
-                record.Finding("c", "framing", "MUST", "pass", "p"), record.Finding("d", "framing", "MUST", "skip", "s")]
+    findings = [record.Finding(name, "framing", "MUST", grade, "why")
+                for name, grade in (("a", "warn"), ("b", "fail"), ("c", "pass"), ("d", "skip"))]
     assert record.cell(findings) == "1/3, fail b"
     assert record.rows([record.Stack("x", error="not built")]) == [("x", *["not built"] * 4)]

@@ -23,6 +23,7 @@ PROBES = (
     _probe(name="fields-10000", section="RFC 6585 s5 (431)", what="10,000 short fields",
            writes=once(lambda t: request(t, *(b"X-Probe-%d: 1" % i for i in range(10_000))))),
     _probe(name="chunk-ext-1mib", section="RFC 9112 s7.1.1", what="a chunk extension of 1 MiB",
-           heads=NEXT, rule=rules.framed(hang="fail"), writes=then_next(lambda t: request(t, b"Transfer-Encoding: chunked",
-                                         body=b"5;a=" + b"b" * MIB + b"\r\nhello\r\n0\r\n\r\n"))),
+           heads=NEXT, rule=rules.framed(hang="fail"),
+           writes=then_next(lambda t: request(t, b"Transfer-Encoding: chunked",
+                                              body=b"5;a=" + b"b" * MIB + b"\r\nhello\r\n0\r\n\r\n"))),
 )
