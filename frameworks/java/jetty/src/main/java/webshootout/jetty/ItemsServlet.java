@@ -43,8 +43,8 @@ final class ItemsServlet extends HttpServlet {
             throws IOException, ServletException {
         try {
             if (collection(request)) {
-                Integer page = parameter(request, "page", Item.FIRST_PAGE);
-                Integer size = parameter(request, "size", Item.DEFAULT_SIZE);
+                Integer page = Item.parameter(request.getParameter("page"), Item.FIRST_PAGE);
+                Integer size = Item.parameter(request.getParameter("size"), Item.DEFAULT_SIZE);
                 if (page == null || page < Item.FIRST_PAGE || size == null || size < 1 || size > Item.MAX_SIZE) {
                     response.sendError(HttpServletResponse.SC_BAD_REQUEST,
                             "page must be an integer from 1, size an integer from 1 to " + Item.MAX_SIZE);
@@ -142,19 +142,6 @@ final class ItemsServlet extends HttpServlet {
     private static Integer id(HttpServletRequest request) {
         try {
             return Integer.valueOf(request.getPathInfo().substring(1));
-        } catch (NumberFormatException e) {
-            return null;
-        }
-    }
-
-    /** The query parameter as an int, its default when absent, null when it is not an int. */
-    private static Integer parameter(HttpServletRequest request, String name, int absent) {
-        String value = request.getParameter(name);
-        if (value == null) {
-            return absent;
-        }
-        try {
-            return Integer.valueOf(value);
         } catch (NumberFormatException e) {
             return null;
         }

@@ -45,8 +45,8 @@ final class Items {
     }
 
     void page(RoutingContext ctx) {
-        Integer page = parameter(ctx, "page", Item.FIRST_PAGE);
-        Integer size = parameter(ctx, "size", Item.DEFAULT_SIZE);
+        Integer page = Item.parameter(ctx.request().getParam("page"), Item.FIRST_PAGE);
+        Integer size = Item.parameter(ctx.request().getParam("size"), Item.DEFAULT_SIZE);
         if (page == null || page < Item.FIRST_PAGE || size == null || size < 1 || size > Item.MAX_SIZE) {
             ctx.fail(400);
             return;
@@ -125,19 +125,6 @@ final class Items {
     private static Integer id(RoutingContext ctx) {
         try {
             return Integer.valueOf(ctx.pathParam("id"));
-        } catch (NumberFormatException e) {
-            return null;
-        }
-    }
-
-    /** The query parameter as an int, its default when absent, null when it is not an int. */
-    private static Integer parameter(RoutingContext ctx, String name, int absent) {
-        String value = ctx.request().getParam(name);
-        if (value == null) {
-            return absent;
-        }
-        try {
-            return Integer.valueOf(value);
         } catch (NumberFormatException e) {
             return null;
         }
