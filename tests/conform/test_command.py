@@ -91,4 +91,5 @@ def test_the_table_names_the_worst_finding_first_fails_then_warns():
     findings = [record.Finding(name, "framing", "MUST", grade, "why")
                 for name, grade in (("a", "warn"), ("b", "fail"), ("c", "pass"), ("d", "skip"))]
     assert record.cell(findings) == "1/3, fail b"
-    assert record.rows([record.Stack("x", error="not built")]) == [("x", *["not built"] * 4)]
+    assert record.rows([record.Stack("x", error="not built: ./shootout setup --frameworks x")]) == [
+        ("x", "not built", "", "", "")]

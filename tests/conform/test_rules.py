@@ -47,6 +47,12 @@ def test_refusals_count_and_other_statuses_warn():
     assert rules.refused()(_answered(204))[0] == "bad"
 
 
+def test_a_pipeline_cut_short_by_an_announced_close_passes_and_unannounced_fails():
+    closing = Response(200, "1.1", (("connection", "close"),), b"Hello, World!")
+    assert rules.answered(count=2)(Observation(parsed=Parsed(finals=[closing]), closed=True))[0] == "pass"
+    assert rules.answered(count=2)(_answered(200, closed=True))[0] == "bad"
+
+
 def test_options_star_unanswered_fails_whatever_its_level():
     assert rules.any_answer(Observation(timed_out=True))[0] == "fail"
     assert rules.any_answer(_answered(405))[0] == "bad"

@@ -23,6 +23,9 @@ class Response:
         values = [v for n, v in self.fields if n == name]
         return ", ".join(values) if values else None
 
+    def says_close(self) -> bool:
+        return "close" in _tokens(self.field("connection"))
+
     def says_keep_alive(self) -> bool:
         return "keep-alive" in _tokens(self.field("connection"))
 
