@@ -42,7 +42,7 @@ def test_a_probe_that_needs_a_workload_the_id_does_not_map_is_skipped():
     server = _NoUpload()
     try:
         finding, seen = runner.probe_once(catalog.BY_NAME["expect-100-continue"], server, Limits())
-        assert (finding.grade, finding.reason, seen) == ("skip", "the id maps no upload", None)
+        assert (finding.grade, finding.reason, seen) == ("skip", "the id maps no workload that reads a body", None)
     finally:
         server.stop()
 

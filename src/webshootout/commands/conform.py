@@ -20,6 +20,7 @@ from ..console import say
 from ..report.terminal import table
 from ..stacks import catalog as stacks_catalog
 from ..stacks import provision
+from ..workloads import registry
 
 SHOWN = 2000  # bytes of a probe's request and answer that --probe prints
 
@@ -50,7 +51,7 @@ class _Serving:
 
     def target(self) -> Target:
         srv = self.served.server
-        return Target(srv.host, srv.port, self.variant.path_of("plaintext"), self.variant.path_of("upload"))
+        return Target(srv.host, srv.port, self.variant.path_of(registry.QUICK), self.variant.path_of(registry.BODY))
 
     def alive(self) -> bool:
         return self.served.alive()
@@ -67,8 +68,8 @@ def _shown(data: bytes) -> str:
 def _why_not(variant: stacks_catalog.Variant) -> str | None:
     if variant.unavailable:
         return f"unavailable ({variant.unavailable})"
-    if variant.path_of("plaintext") is None:
-        return "maps no plaintext path, the probes' target"
+    if variant.path_of(registry.QUICK) is None:
+        return f"maps no {registry.QUICK} path, the probes' target"
     if not provision.is_built(variant):
         return f"not built: ./shootout setup --frameworks {variant.id}"
     return None

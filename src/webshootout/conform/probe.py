@@ -26,7 +26,7 @@ class Probe:
     writes: Callable[[Target], tuple[Write, ...]]
     rule: Rule
     heads: tuple[bool, ...] = (False,)  # one per request it sends: True for a HEAD
-    needs: str | None = None  # a workload the id must map ("upload"), else the probe is skipped
+    needs_body: bool = False  # the id must map a workload that reads a request body, else the probe is skipped
     run: Callable[[Target, Limits], Observation] | None = None  # its own exchange (slowloris)
     slow: bool = False  # runs only when asked (--slow): it takes a minute
 

@@ -83,8 +83,8 @@ def _alive(subject: Subject, seen: Observation) -> bool:
 def probe_once(probe: Probe, subject: Subject, limits: Limits) -> tuple[Finding, Observation | None]:
     """One probe's finding and what was seen (None when skipped); a server that died is restarted."""
     target = subject.target()
-    if probe.needs and target.path(probe.needs) is None:
-        return Finding(probe.name, probe.family, probe.level, "skip", f"the id maps no {probe.needs}"), None
+    if probe.needs_body and target.upload is None:
+        return Finding(probe.name, probe.family, probe.level, "skip", "the id maps no workload that reads a body"), None
     try:
         seen = probe.observe(target, limits)
     except OSError as exc:  # refused at connect: the server is gone or no longer accepts

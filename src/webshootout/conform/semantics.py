@@ -59,7 +59,7 @@ PROBES = (
            rule=rules.answered()),
     _probe(name="options-star", section="RFC 9110 s9.3.7", level="SHOULD", what="OPTIONS * HTTP/1.1",
            writes=once(lambda t: request(t, start=b"OPTIONS * HTTP/1.1")), rule=rules.any_answer),
-    _probe(name="expect-100-continue", section="RFC 9110 s10.1.1", level="SHOULD", needs="upload",
+    _probe(name="expect-100-continue", section="RFC 9110 s10.1.1", level="SHOULD", needs_body=True,
            what="POST to the upload path with Expect: 100-continue, the body sent on 100 (or after 1 s)",
            writes=_expect, rule=rules.continued),
     _refused("request-line-double-space", "two spaces after the method", lambda t: _line(t, space=b"  ")),

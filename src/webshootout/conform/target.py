@@ -12,11 +12,8 @@ class Target:
     host: str
     port: int
     plaintext: str
-    upload: str | None = None  # None: the id maps no upload workload, so its probes are skipped
+    upload: str | None = None  # None: the id maps no workload that reads a body, so the probes that need one skip
 
     @property
     def authority(self) -> str:
         return f"{self.host}:{self.port}"
-
-    def path(self, workload: str) -> str | None:
-        return {"plaintext": self.plaintext, "upload": self.upload}[workload]

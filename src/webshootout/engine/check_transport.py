@@ -38,7 +38,7 @@ def over(served: harness.Served, link: probe.Link, workloads: list[str]) -> Iter
 
 
 def _streams(served: harness.Served, link: probe.Link) -> Outcome:
-    what, variant, quick = f"HTTP/2 streams over {link.name}", served.variant, transport.quick_request()
+    what, variant, quick = f"HTTP/2 streams over {link.name}", served.variant, registry.QUICK
     slow = next((variant.path_of(w) + query for w, query in transport.slow_requests() if variant.path_of(w)), None)
     if slow is None or variant.path_of(quick) is None:
         slow_ones = " or ".join(w for w, _ in transport.slow_requests())
@@ -58,7 +58,7 @@ def cleartext(served: harness.Served, workloads: list[str]) -> Iterator[Outcome]
 
 def tls(served: harness.Served, workloads: list[str]) -> Iterator[Outcome]:
     """A server started with TLS_CERT/TLS_KEY: the handshake and ALPN, then HTTP/1.1 and (if claimed) h2."""
-    at, claimed = served.context(transport.quick_request()), served.variant.transport  # its address and CA
+    at, claimed = served.context(registry.QUICK), served.variant.transport  # its address and CA
     try:
         chosen = transport.selected_alpn(at.host, at.port, at.link.ca)
     except (ssl.SSLError, OSError) as exc:

@@ -25,6 +25,8 @@ NAMES: tuple[str, ...] = tuple(REGISTRY)
 DATABASE: frozenset[str] = frozenset(w.name for w in REGISTRY.values() if w.needs_database)
 EMPTIED_TABLES: tuple[str, ...] = tuple(t for w in REGISTRY.values() for t in w.emptied_tables)
 SEEDED_TABLES: tuple[SeededTable, ...] = tuple(t for w in REGISTRY.values() for t in w.seeded_tables)
+QUICK: str = next(w.name for w in REGISTRY.values() if w.quick)  # the cheapest answer (plaintext)
+BODY: str = next(w.name for w in REGISTRY.values() if w.reads_body)  # a request body read whole (upload)
 
 
 def get(name: str) -> Workload:

@@ -83,6 +83,9 @@ class Workload:
     # Served over HTTP/1.1 only (TLS too): WebSocket by its nature; request bodies and Content-Encoding because
     # shootout-load's HTTP/2 client sends no bodies and reads no Content-Encoding yet.
     http1_only: bool = False
+    # Its requests carry a body sent with Content-Length that the handler reads (conform aims Expect: 100-continue
+    # there).
+    reads_body: bool = False
     bytes_shown: bool = False  # the report shows bytes per answer beside req/s (what compression saves)
     ceiling: Callable[[int], float] | None = None  # answers/s no stack can pass at this many connections
     # After each load run of a mix (Target.mix): what is wrong with the state its answers left (the load's per-step

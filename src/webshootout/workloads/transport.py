@@ -23,8 +23,6 @@ def slow_requests() -> list[tuple[str, str]]:
     return [(w.name, w.slow_query) for w in sorted(slow, key=lambda w: not w.needs_database)]
 
 
-def quick_request() -> str:
-    return next(w.name for w in registry.REGISTRY.values() if w.quick)
 # Slow requests sent before the plaintext, in the same write: on one CPU even a server that runs streams at
 # once may run the first to its end (Go preempts every 10 ms) but not all of them before the plaintext; one
 # that runs a connection's streams in turn answers the plaintext last.

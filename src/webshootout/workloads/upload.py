@@ -149,4 +149,4 @@ BODY_BYTES = Axis("body_bytes", (1024,), lambda key, value: positive_ints(key, v
                   lambda n: f"body={n >> 10}k" if n % 1024 == 0 else f"body={n}", "1024,65536,1048576",
                   "request body bytes of upload and upload-chunked, one point each (default 1024)",
                   per_request="request body (bytes)", unit="bytes")
-WORKLOAD = Workload("upload", 14, verify, target_for(None), axis=BODY_BYTES, http1_only=True)
+WORKLOAD = Workload("upload", 14, verify, target_for(None), axis=BODY_BYTES, http1_only=True, reads_body=True)
