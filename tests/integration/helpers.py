@@ -4,6 +4,7 @@ for the CPU link's probe."""
 from pathlib import Path
 
 import psutil
+import pytest
 
 from webshootout.load import native
 from webshootout.system.process import OWNER_VAR
@@ -54,3 +55,11 @@ def cpus_near(folder: Path) -> dict[str, str]:
     probe.write_text(f"#!/bin/sh\necho '{{\"round_trip_ns\": {NEAR_NS}}}'\n")
     probe.chmod(0o755)
     return {native.BINARY_ENV: str(folder / "shootout-load")}
+
+
+@pytest.fixture
+def cpus_kept_near(tmp_path_factory, monkeypatch):
+    """cpus_near for this test process and the harnesses it starts with its environment. test_run.py and
+    test_lifecycle.py keep the real probe, so a run that probes the real link stays tested end to end."""
+    for name, value in cpus_near(tmp_path_factory.mktemp("bin") / "bin").items():
+        monkeypatch.setenv(name, value)

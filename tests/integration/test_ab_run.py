@@ -12,20 +12,15 @@ from webshootout.config.profiles import Profile
 from webshootout.results.rundir import RunDir
 from webshootout.stacks import catalog, sides
 
-from .helpers import cpus_near, make_settings
+from .helpers import cpus_kept_near, make_settings  # noqa: F401 - a fixture
 from commands.test_ab import SCHEMA
 
-pytestmark = pytest.mark.integration
+# The CPU link's stand-in probe (helpers.cpus_near): a real probe waits up to 10 s at each run's start and up
+# to 20 s before each of the 24 + 16 + 4 trials here while the host runs the two vCPUs apart (11.5 s in one
+# idle run of the first test, more beside builds). These servers' req/s is set by their injected delay (4 %
+# of a CPU), not by where the vCPUs run, and each pair's order is a coin either way.
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("cpus_kept_near")]
 
-
-@pytest.fixture(autouse=True)
-def near(tmp_path_factory, monkeypatch):
-    """The CPU link's stand-in probe (helpers.cpus_near): a real probe waits up to 10 s at each run's start and
-    up to 20 s before each of the 24 + 16 + 4 trials here while the host runs the two vCPUs apart (11.5 s in
-    one idle run of the first test, more beside builds). These servers' req/s is set by their injected delay
-    (4 % of a CPU), not by where the vCPUs run, and each pair's order is a coin either way."""
-    for name, value in cpus_near(tmp_path_factory.mktemp("bin") / "bin").items():
-        monkeypatch.setenv(name, value)
 
 # ms: B costs 25 % more per request, a delay long enough that the Python server's own cost stays small beside
 # it. On a quiet machine a few percent is found (tests/commands/test_ab_simulated.py); beside

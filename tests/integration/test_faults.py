@@ -6,9 +6,10 @@ import pytest
 from webshootout.commands import run
 from webshootout.results.rundir import RunDir
 
-from .helpers import make_settings
+from .helpers import cpus_kept_near, make_settings  # noqa: F401 - a fixture
 
-pytestmark = pytest.mark.integration
+# No trial waits for the host to run the two vCPUs together (helpers.cpus_near): none of what this proves.
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("cpus_kept_near")]
 
 
 def test_faults_are_recorded_and_the_run_continues(fixture_root, tmp_path, capsys, no_leftovers):

@@ -12,9 +12,10 @@ import pytest
 
 from webshootout.results.rundir import RunDir
 
-from .helpers import owned_by
+from .helpers import cpus_kept_near, owned_by  # noqa: F401 - a fixture
 
-pytestmark = pytest.mark.integration
+# No trial waits for the host to run the two vCPUs together (helpers.cpus_near): none of what this proves.
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("cpus_kept_near")]
 
 WORKLOADS = ("plaintext", "json", "db", "session", "hash", "static")
 

@@ -13,9 +13,10 @@ from webshootout.load.base import DriverError
 from webshootout.config.profiles import Profile
 from webshootout.results.rundir import RunDir
 
-from .helpers import make_settings
+from .helpers import cpus_kept_near, make_settings  # noqa: F401 - a fixture
 
-pytestmark = pytest.mark.integration
+# No trial waits for the host to run the two vCPUs together (helpers.cpus_near): none of what this proves.
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("cpus_kept_near")]
 # What the server did not select, as each driver says it.
 NO_H2 = {"native": "did not select h2 by ALPN", "h2load": "selected no protocol h2load offered by ALPN"}
 
