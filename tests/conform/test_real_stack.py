@@ -1,10 +1,6 @@
 """`shootout conform` against a real stack CI builds anyway (go-nethttp): bounded, and Ctrl-C leaves nothing behind."""
 
 import json
-import os
-import signal
-import subprocess
-import sys
 import time
 from argparse import Namespace
 
@@ -14,7 +10,7 @@ from webshootout.commands import conform as conform_cmd
 from webshootout.console import say
 from webshootout.stacks import catalog, provision
 
-from integration.helpers import make_settings, owned_by
+from integration.helpers import ctrl_c, make_settings, owned_by, shootout_child
 
 pytestmark = pytest.mark.integration
 BUDGET = 30.0  # seconds of probing per id (issue 52)
@@ -37,22 +33,13 @@ def test_go_nethttp_takes_every_probe_within_the_budget(root, tmp_path, capsys, 
 
 
 def test_ctrl_c_in_the_middle_of_a_probe_leaves_nothing_running(root, tmp_path):
-    argv = [sys.executable, "-m", "webshootout", "conform", "--frameworks", "go-nethttp", "--slow",
-            "--probe", "slowloris", "--out", str(tmp_path)]
-    child = subprocess.Popen(argv, cwd=root, env={**os.environ, "PYTHONPATH": str(root / "src")},
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
+    args = ["conform", "--frameworks", "go-nethttp", "--slow", "--probe", "slowloris", "--out", str(tmp_path)]
+    with shootout_child(root, *args) as child:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and child.poll() is None and not owned_by(child.pid):
             time.sleep(0.2)
         time.sleep(5)  # the server is up and the trickle under way
-        child.send_signal(signal.SIGINT)
-        _, err = child.communicate(timeout=60)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-    assert child.returncode == 130, err
+        ctrl_c(child)
     time.sleep(0.5)
     left = owned_by(child.pid)
     for proc in left:

@@ -1,7 +1,13 @@
 """For integration tests: settings with short trials and the default CPU split; finding leftovers; a stand-in
 for the CPU link's probe."""
 
+import os
+import signal
+import subprocess
+import sys
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import psutil
 import pytest
@@ -22,6 +28,28 @@ def make_settings(root: Path, frameworks: tuple[str, ...], out: Path | None = No
     values.update(kw)
     values.setdefault("parts", (Part("adhoc", frameworks, values["workloads"], profile),))
     return Settings(root=root, suite=None, frameworks=frameworks, **values)
+
+
+@contextmanager
+def shootout_child(root: Path, *args: str) -> Iterator[subprocess.Popen]:
+    """`python -m webshootout ARGS` from the source tree, its output captured; killed if the test leaves it running."""
+    child = subprocess.Popen([sys.executable, "-m", "webshootout", *args], cwd=root,
+                             env={**os.environ, "PYTHONPATH": str(root / "src")},
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        yield child
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+
+
+def ctrl_c(child: subprocess.Popen) -> str:
+    """Ctrl-C to a shootout child, which must end with 130 within a minute; its stderr."""
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=60)
+    assert child.returncode == 130, err
+    return err
 
 
 def owned_by(pid: int) -> list[psutil.Process]:
