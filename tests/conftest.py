@@ -4,6 +4,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from webshootout.config.settings import default_split
+from webshootout.services.postgres import Postgres
 from webshootout.system.process import OWNER_VAR
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -18,6 +20,13 @@ def root() -> Path:
 @pytest.fixture
 def fixture_root() -> Path:
     return FIXTURES
+
+
+@pytest.fixture(scope="module")
+def postgres(tmp_path_factory):
+    """A real PostgreSQL, seeded as a run seeds it, shared by a module's tests (each resets what it needs)."""
+    with Postgres(tmp_path_factory.mktemp("pg") / "pg", default_split()[0], log=lambda m: None) as pg:
+        yield pg
 
 
 def tagged_processes() -> list[psutil.Process]:

@@ -8,22 +8,14 @@ from types import SimpleNamespace
 import pytest
 
 from hello import Serving
-from webshootout.config.settings import default_split
 from webshootout.load import native
 from webshootout.load.base import LoadSpec
-from webshootout.services.postgres import Postgres
 from webshootout.workloads import crud
 from workloads.crud_server import crud as crud_server
 
 from .test_native_driver import _built
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture(scope="module")
-def postgres(tmp_path_factory):
-    with Postgres(tmp_path_factory.mktemp("pg") / "pg", default_split()[0], log=lambda m: None) as pg:
-        yield pg
 
 
 def _load(postgres, fault=None):

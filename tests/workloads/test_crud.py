@@ -6,8 +6,6 @@ import re
 
 import pytest
 
-from webshootout.config.settings import default_split
-from webshootout.services.postgres import Postgres
 from webshootout.workloads import VerifyError, crud, crud_mix
 from webshootout.workloads.base import Context
 
@@ -15,12 +13,6 @@ from .crud_server import crud as crud_server
 from .servers import serving
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture(scope="module")
-def postgres(tmp_path_factory):
-    with Postgres(tmp_path_factory.mktemp("pg") / "pg", default_split()[0], log=lambda m: None) as pg:
-        yield pg
 
 
 def check(postgres, fault=None):
