@@ -9,6 +9,7 @@ import pytest
 
 from webshootout.commands import conform as conform_cmd
 from webshootout.conform import catalog, record
+from webshootout.conform.probe import HTTP2
 
 from .servers import FakeServer
 
@@ -31,7 +32,7 @@ class FakeStack:
         server = FakeServer(*self.flaws)
         self.started += 1
         try:
-            yield SimpleNamespace(server=SimpleNamespace(host="127.0.0.1", port=server.port), alive=server.alive)
+            yield SimpleNamespace(server=SimpleNamespace(host="127.0.0.1", port=server.port, ca=None), alive=server.alive)
         finally:
             server.stop()
 
@@ -67,7 +68,7 @@ def test_every_probe_against_a_strict_server_passes_and_is_written(tmp_path, cap
     graded = {f["probe"]: f["grade"] for f in stacks[1]["findings"]}
     assert graded["expect-100-continue"] == "skip"  # the fake id maps no upload
     assert {g for p, g in graded.items() if p != "expect-100-continue"} == {"pass"}
-    assert len(graded) == len(catalog.selected(None, slow=False))
+    assert len(graded) == len([p for p in catalog.selected(None, slow=False) if p.family not in HTTP2])  # no h2c
 
 
 def test_one_probe_shows_its_bytes_and_a_crash_restarts_the_server(tmp_path, capsys, built):
@@ -92,4 +93,4 @@ def test_the_table_names_the_worst_finding_first_fails_then_warns():
                 for name, grade in (("a", "warn"), ("b", "fail"), ("c", "pass"), ("d", "skip"))]
     assert record.cell(findings) == "1/3, fail b"
     assert record.rows([record.Stack("x", error="not built: ./shootout setup --frameworks x")]) == [
-        ("x", "not built", "", "", "")]
+        ("x", "not built", "", "", "", "", "")]

@@ -67,4 +67,4 @@ def test_the_slow_probes_run_only_when_asked():
 
 def test_at_least_sixty_probes_over_every_family():
     families = {p.family for p in catalog.PROBES}
-    assert len(catalog.PROBES) >= 60 and families == {"framing", "limits", "fragmentation", "semantics"}
+    assert len(catalog.PROBES) >= 60 and families == {"framing", "limits", "fragmentation", "semantics", "h2"}

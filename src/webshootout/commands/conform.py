@@ -13,6 +13,9 @@ from pathlib import Path
 from .. import harness
 from ..conform import catalog, record, runner
 from ..conform.probe import Probe
+from ..engine import check_transport
+from . import conform_h2
+from .conform_h2 import Probes
 from ..conform.target import Target
 from ..conform.wire import Limits
 from ..config.settings import Settings
@@ -51,13 +54,33 @@ class _Serving:
 
     def target(self) -> Target:
         srv = self.served.server
-        return Target(srv.host, srv.port, self.variant.path_of(registry.QUICK), self.variant.path_of(registry.BODY))
+        return Target(srv.host, srv.port, self.variant.path_of(registry.QUICK), self.variant.path_of(registry.BODY),
+                      tls=srv.ca is not None, ca=srv.ca, memory=self.memory)
+
+    def memory(self) -> int | None:
+        """The server's process group's memory (its cgroup's count), None where it cannot be read."""
+        try:
+            return self.served.server.running.group.memory_bytes()
+        except (OSError, AttributeError, ValueError, KeyError):
+            return None
 
     def alive(self) -> bool:
         return self.served.alive()
 
     def close(self) -> None:
         self._held.close()
+
+
+class _Envs:
+    """The environment servers start in, and the same with the run's certificate (made when first needed)."""
+
+    def __init__(self, plain):
+        self.plain, self._tls = plain, None
+
+    def tls(self):
+        if self._tls is None:
+            self._tls = check_transport.with_certs(self.plain)
+        return self._tls
 
 
 def _shown(data: bytes) -> str:
@@ -75,7 +98,7 @@ def _why_not(variant: stacks_catalog.Variant) -> str | None:
     return None
 
 
-def _probe_stack(subject: _Serving, probes: tuple[Probe, ...], show: bool, findings: list[runner.Finding]) -> None:
+def probe_stack(subject: _Serving, probes: tuple[Probe, ...], show: bool, findings: list[runner.Finding]) -> None:
     """Appends each probe's finding to `findings` as it comes, so a server that fails to restart keeps them."""
     vid = subject.variant.id
     for probe in probes:
@@ -87,11 +110,17 @@ def _probe_stack(subject: _Serving, probes: tuple[Probe, ...], show: bool, findi
             print(f"{vid} {probe.name}: {finding.grade}: {finding.reason}")
 
 
-def _one(variant, env, stack, settings: Settings, probes: tuple[Probe, ...], show: bool) -> record.Stack:
+def _one(variant, envs: _Envs, stack, settings: Settings, probes: Probes, show: bool) -> record.Stack:
     result, started = record.Stack(variant.id), time.monotonic()
+    result.http2 = conform_h2.transport_of(variant)
     try:
-        with contextlib.closing(_Serving(variant, env, stack, settings)) as subject:
-            _probe_stack(subject, probes, show, result.findings)
+        with contextlib.closing(_Serving(variant, envs.plain, stack, settings)) as subject:
+            probe_stack(subject, probes.h1, show, result.findings)
+            if result.http2 == "h2c":
+                conform_h2.probe(subject, probes, show, result, probe_stack)
+        if result.http2 == "h2+tls" and (probes.h2 or probes.h2spec):
+            with contextlib.closing(_Serving(variant, envs.tls(), stack, settings)) as subject:
+                conform_h2.probe(subject, probes, show, result, probe_stack)
     except harness.Failed as exc:
         result.error = f"failed at {exc.fault.stage}" + (" (restarting it after a probe)" if result.findings else "")
         print(f"{variant.id}: FAILED at {exc.fault}")
@@ -101,10 +130,10 @@ def _one(variant, env, stack, settings: Settings, probes: tuple[Probe, ...], sho
 
 
 def run(settings: Settings, args: argparse.Namespace, stack=harness) -> int:
-    if args.probe is not None and args.probe not in catalog.BY_NAME:
-        print(f"shootout: error: no probe {args.probe!r}; the probes: {', '.join(catalog.BY_NAME)}")
+    if args.probe is not None and args.probe not in catalog.BY_NAME and args.probe != "h2spec":
+        print(f"shootout: error: no probe {args.probe!r}; the probes: {', '.join(catalog.BY_NAME)}, h2spec")
         return 2
-    probes = catalog.selected(args.probe, args.slow)
+    probes = conform_h2.split(args.probe, args.slow)
     started = datetime.now(timezone.utc)
     stacks, ready = [], []
     for variant in settings.variants():
@@ -117,9 +146,11 @@ def run(settings: Settings, args: argparse.Namespace, stack=harness) -> int:
     with tempfile.TemporaryDirectory(prefix="shootout-conform-") as tmp:
         work = Path(tmp)
         with stack.environment(work, work / "logs", settings.server_cpus, stack.needs_database(ready)) as env:
-            stacks += [_one(v, env, stack, settings, probes, args.probe is not None) for v in ready]
+            probes.h2spec = probes.h2spec and conform_h2.h2spec_for(ready, say)
+            envs = _Envs(env)
+            stacks += [_one(v, envs, stack, settings, probes, args.probe is not None) for v in ready]
     print(table(record.HEADER, record.rows(stacks), {0}))
     out = settings.out or settings.root / "runs" / f"conform-{started:%Y%m%d-%H%M%S}"
-    record.write(out / "conform.json", record.document(stacks, probes, started.isoformat(timespec="seconds")))
+    record.write(out / "conform.json", record.document(stacks, probes.all(), started.isoformat(timespec="seconds")))
     say(f"wrote {out / 'conform.json'}")
     return 1 if any(s.error and s.error.startswith("failed") for s in stacks) else 0

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from . import chunks, fields, fragmentation, framing, limits, semantics
+from . import chunks, fields, fragmentation, framing, h2attacks, h2probes, limits, semantics
 from .probe import FAMILIES, Probe
 
 PROBES: tuple[Probe, ...] = (*framing.PROBES, *chunks.PROBES, *fields.PROBES, *limits.PROBES,
-                             *fragmentation.PROBES, *semantics.PROBES)
+                             *fragmentation.PROBES, *semantics.PROBES, *h2probes.PROBES, *h2attacks.PROBES)
 BY_NAME = {probe.name: probe for probe in PROBES}
 
 assert len(BY_NAME) == len(PROBES), "probe names must be unique"

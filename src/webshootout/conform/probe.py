@@ -10,7 +10,8 @@ from typing import Callable
 from .target import Target
 from .wire import Limits, Observation, Write, exchange
 
-FAMILIES = ("framing", "limits", "fragmentation", "semantics")
+FAMILIES = ("framing", "limits", "fragmentation", "semantics", "h2", "h2spec")
+HTTP2 = ("h2", "h2spec")  # the families run over HTTP/2, where the id serves it
 
 Verdict = tuple[str, str]  # (pass | warn | fail | bad, one line saying why)
 Rule = Callable[[Observation], Verdict]

@@ -8,7 +8,8 @@ import time
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from .probe import Probe, request
+from . import h2talk
+from .probe import HTTP2, Probe, request
 from .target import HELLO, Target
 from .wire import Limits, Observation, Write, exchange
 
@@ -58,12 +59,14 @@ def _finding(probe: Probe, seen: Observation, alive: bool, serving: bool) -> Fin
                    seen.closed, seen.seconds, alive, alive and serving)
 
 
-def _serves(target: Target, limits: Limits) -> bool:
-    """Whether a plain GET on a new connection is answered, asked twice before the answer is no."""
+def _serves(target: Target, limits: Limits, http2: bool) -> bool:
+    """Whether a plain GET on a new connection (over HTTP/2 after an HTTP/2 probe) is answered, asked twice
+    before the answer is no."""
     at_once = replace(limits, linger=0.0)  # the answer is all it asks for, not what follows it
     for _ in range(2):
         try:
-            first = exchange(target, (Write(request(target)),), at_once).first
+            first = (h2talk.get(target, at_once) if http2 else exchange(target, (Write(request(target)),),
+                                                                               at_once)).first
         except OSError:
             first = None
         if first is not None and first.status == 200 and first.body == HELLO:
@@ -90,7 +93,7 @@ def probe_once(probe: Probe, subject: Subject, limits: Limits) -> tuple[Finding,
     except OSError as exc:  # refused at connect: the server is gone or no longer accepts
         seen = Observation(note=f"could not connect: {exc}")
     alive = _alive(subject, seen)
-    serving = alive and _serves(target, limits)
+    serving = alive and _serves(target, limits, probe.family in HTTP2)
     finding = _finding(probe, seen, alive, serving)
     if not serving:
         subject.restart()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
 
 HELLO = b"Hello, World!"  # the plaintext workload's body (docs/workloads.md)
 
@@ -13,6 +15,10 @@ class Target:
     port: int
     plaintext: str
     upload: str | None = None  # None: the id maps no workload that reads a body, so the probes that need one skip
+    tls: bool = False  # the HTTP/2 probes speak TLS with ALPN h2 (else h2c with prior knowledge)
+    ca: Path | None = None  # the CA to verify its certificate against (None: not verified)
+    # The bytes of memory the server's processes hold now (None: not known), for the probes that watch it grow.
+    memory: Callable[[], int | None] = field(default=lambda: None, compare=False, repr=False)
 
     @property
     def authority(self) -> str:

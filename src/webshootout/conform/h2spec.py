@@ -1,0 +1,107 @@
+"""h2spec (RFC 7540/9113 conformance, a Go program by summerwind) as the family "h2spec": installed from the
+Go module proxy into target/h2spec/ by `go install` the first time conform needs it, run once per server
+that speaks HTTP/2, and each of its cases read from its JUnit report as one finding. It tests the frame
+rules, not the attacks: those are ours (h2attacks.py)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+from typing import Callable
+
+from .. import ROOT
+from .runner import Finding
+from .target import Target
+
+MODULE = "github.com/summerwind/h2spec/cmd/h2spec@v2.2.1+incompatible"
+BINARY_ENV = "SHOOTOUT_H2SPEC"  # a built h2spec to use instead of target/h2spec/h2spec
+HOME = ROOT / "target" / "h2spec"
+CASE_TIMEOUT = 1  # seconds h2spec waits for each expected frame
+RUN_TIMEOUT = 120.0
+INSTALL_TIMEOUT = 600.0
+
+
+def binary() -> Path:
+    return Path(os.environ.get(BINARY_ENV) or HOME / "h2spec")
+
+
+def ensure(log: Callable[[str], None]) -> Path | None:
+    """The h2spec binary, installed first if missing; None (having said why) where it cannot be had."""
+    path = binary()
+    if path.is_file():
+        return path
+    go = shutil.which("go")
+    if go is None:
+        log("h2spec: not installed and no go to install it; the h2spec family is left out")
+        return None
+    log(f"h2spec: go install {MODULE}")
+    env = {**os.environ, "GOBIN": str(path.parent), "GOFLAGS": "-mod=mod"}
+    try:
+        done = subprocess.run([go, "install", MODULE], env=env, capture_output=True, text=True,
+                              timeout=INSTALL_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        log(f"h2spec: go install took over {INSTALL_TIMEOUT:g} s; the h2spec family is left out")
+        return None
+    if done.returncode != 0 or not path.is_file():
+        log(f"h2spec: go install failed ({done.returncode}): {done.stderr.strip()[-400:]}")
+        return None
+    return path
+
+
+def command(program: Path, target: Target, report: Path) -> list[str]:
+    tls = ["-t", "-k"] if target.tls else []
+    return [str(program), "-h", target.host, "-p", str(target.port), "-P", target.plaintext,
+            "-o", str(CASE_TIMEOUT), "-j", str(report), *tls]
+
+
+def _name(package: str, index: int) -> str:
+    return "h2spec-" + re.sub(r"[^a-z0-9]+", "-", package.lower()).strip("-") + f"-{index}"
+
+
+def _reason(case: ElementTree.Element) -> tuple[str, str]:
+    for tag, grade in (("failure", "fail"), ("error", "fail"), ("skipped", "skip")):
+        found = case.find(tag)
+        if found is not None:
+            lines = [line.strip() for line in (found.text or found.get("message") or "").splitlines() if line.strip()]
+            if grade == "skip":
+                return grade, " ".join(lines) or "skipped by h2spec"
+            expected, actual = (lines + ["?", "?"])[:2]
+            return grade, f"expected {expected}; got {actual}"
+    return "pass", "as RFC 9113 requires"
+
+
+def parse(report: str) -> list[tuple[dict, Finding]]:
+    """Each case of an h2spec JUnit report: its probe entry (conform.json's probes) and its finding."""
+    found = []
+    for suite in ElementTree.fromstring(report).iter("testsuite"):
+        package = suite.get("package") or suite.get("id") or "case"
+        for index, case in enumerate(suite.iter("testcase"), 1):
+            name = _name(package, index)
+            grade, reason = _reason(case)
+            entry = {"name": name, "family": "h2spec", "section": f"{package}: {suite.get('name', '')}".strip(),
+                     "level": "MUST", "what": case.get("classname") or ""}
+            seconds = float(case.get("time") or 0)
+            found.append((entry, Finding(name, "h2spec", "MUST", grade, reason, None, False, seconds)))
+    return found
+
+
+def run(program: Path, target: Target) -> tuple[list[tuple[dict, Finding]], str | None]:
+    """h2spec's cases against `target`, and why there are none (None when it ran)."""
+    with tempfile.TemporaryDirectory(prefix="shootout-h2spec-") as tmp:
+        report = Path(tmp) / "junit.xml"
+        try:
+            done = subprocess.run(command(program, target, report), capture_output=True, text=True,
+                                  timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            return [], f"h2spec did not finish within {RUN_TIMEOUT:g} s"
+        if not report.is_file():
+            return [], f"h2spec wrote no report ({done.returncode}): {(done.stdout + done.stderr).strip()[-300:]}"
+        try:
+            return parse(report.read_text()), None
+        except ElementTree.ParseError as exc:
+            return [], f"h2spec's report is not XML: {exc}"

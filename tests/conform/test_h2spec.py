@@ -1,0 +1,39 @@
+"""h2spec as the family "h2spec": its JUnit report read into one finding per case, and a real run of it
+against our strict h2c server (installed from the Go module proxy the first time, as conform does)."""
+
+import pytest
+
+from webshootout.conform import h2spec
+from webshootout.console import say
+
+REPORT = """<?xml version="1.0" encoding="UTF-8"?>
+<testsuites>
+  <testsuite name="6.5.2. Defined SETTINGS Parameters" package="http2/6.5.2" id="6.5.2" tests="3">
+    <testcase package="http2/6.5.2" classname="SETTINGS_ENABLE_PUSH (0x2): Sends the value other than 0 or 1" time="0.01"></testcase>
+    <testcase package="http2/6.5.2" classname="SETTINGS_INITIAL_WINDOW_SIZE (0x4): Sends the value above the maximum flow control window size" time="0.02">
+      <error>GOAWAY Frame (Error Code: FLOW_CONTROL_ERROR)
+Connection closed</error>
+    </testcase>
+    <testcase package="http2/6.5.2" classname="skipped one" time="0"><skipped/></testcase>
+  </testsuite>
+</testsuites>"""
+
+
+def test_each_case_of_the_report_is_a_finding_named_by_its_section():
+    cases = h2spec.parse(REPORT)
+    assert [(e["name"], f.grade) for e, f in cases] == [
+        ("h2spec-http2-6-5-2-1", "pass"), ("h2spec-http2-6-5-2-2", "fail"), ("h2spec-http2-6-5-2-3", "skip")]
+    entry, failed = cases[1]
+    assert failed.reason == "expected GOAWAY Frame (Error Code: FLOW_CONTROL_ERROR); got Connection closed"
+    assert entry["section"] == "http2/6.5.2: 6.5.2. Defined SETTINGS Parameters" and entry["family"] == "h2spec"
+    assert entry["what"].startswith("SETTINGS_INITIAL_WINDOW_SIZE")
+
+
+def test_h2spec_runs_against_our_strict_server(h2_servers):
+    program = h2spec.ensure(say)
+    if program is None:
+        pytest.skip("h2spec could not be installed here (see the log above)")
+    cases, why = h2spec.run(program, h2_servers().target())
+    assert why is None and len(cases) > 100
+    passed = [f for _, f in cases if f.grade == "pass"]
+    assert len(passed) > 0.9 * len(cases), [(f.probe, f.reason) for _, f in cases if f.grade != "pass"]
