@@ -83,6 +83,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--interleave", action=argparse.BooleanOptionalAction,
                    help="trials in rounds over a part's stacks, their servers kept up (default); "
                         "--no-interleave: each stack's trials back to back, one server at a time")
+    p.add_argument("--conform", action=argparse.BooleanOptionalAction,
+                   help="after the trials, the conform probes per stack into conform.json (default: the suite's)")
     _ab_parser(sub)
     conform_cmd.add_parser(sub)
     p = sub.add_parser("report", help="write report.html, report.md and summary.json into a run; print one")

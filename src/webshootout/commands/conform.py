@@ -129,28 +129,51 @@ def _one(variant, envs: _Envs, stack, settings: Settings, probes: Probes, show: 
     return result
 
 
-def run(settings: Settings, args: argparse.Namespace, stack=harness) -> int:
-    if args.probe is not None and args.probe not in catalog.BY_NAME and args.probe != "h2spec":
-        print(f"shootout: error: no probe {args.probe!r}; the probes: {', '.join(catalog.BY_NAME)}, h2spec")
-        return 2
-    probes = conform_h2.split(args.probe, args.slow)
-    started = datetime.now(timezone.utc)
-    stacks, ready = [], []
-    for variant in settings.variants():
+def _excluded(variants, stacks: list[record.Stack]) -> list:
+    """The variants that can be probed; each other one is said and recorded with its reason."""
+    ready = []
+    for variant in variants:
         reason = _why_not(variant)
         if reason:
             print(f"{variant.id}: {reason}")
             stacks.append(record.Stack(variant.id, error=reason))
         else:
             ready.append(variant)
+    return ready
+
+
+def _sweep(ready: list, env, stack, settings: Settings, probes: Probes, show: bool) -> list[record.Stack]:
+    probes.h2spec = probes.h2spec and conform_h2.h2spec_for(ready, say)
+    envs = _Envs(env)
+    return [_one(v, envs, stack, settings, probes, show) for v in ready]
+
+
+def _write(stacks: list[record.Stack], probes: Probes, out: Path, started: datetime) -> None:
+    print(table(record.HEADER, record.rows(stacks), {0}))
+    record.write(out / "conform.json", record.document(stacks, probes.all(), started.isoformat(timespec="seconds")))
+    say(f"wrote {out / 'conform.json'}")
+
+
+def stage(settings: Settings, run_dir: Path, variants: list, env, stack=harness) -> None:
+    """`run`'s conform stage (--conform): every probe but the slow ones against each measured id, in the run's
+    environment, its conform.json beside the results (the report adds its table)."""
+    say("conform: the probes against each stack (docs/conform.md)")
+    probes, started, stacks = conform_h2.split(None, False), datetime.now(timezone.utc), []
+    ready = _excluded(variants, stacks)
+    stacks += _sweep(ready, env, stack, settings, probes, False)
+    _write(stacks, probes, run_dir, started)
+
+
+def run(settings: Settings, args: argparse.Namespace, stack=harness) -> int:
+    if args.probe is not None and args.probe not in catalog.BY_NAME and args.probe != "h2spec":
+        print(f"shootout: error: no probe {args.probe!r}; the probes: {', '.join(catalog.BY_NAME)}, h2spec")
+        return 2
+    probes = conform_h2.split(args.probe, args.slow)
+    started, stacks = datetime.now(timezone.utc), []
+    ready = _excluded(settings.variants(), stacks)
     with tempfile.TemporaryDirectory(prefix="shootout-conform-") as tmp:
         work = Path(tmp)
         with stack.environment(work, work / "logs", settings.server_cpus, stack.needs_database(ready)) as env:
-            probes.h2spec = probes.h2spec and conform_h2.h2spec_for(ready, say)
-            envs = _Envs(env)
-            stacks += [_one(v, envs, stack, settings, probes, args.probe is not None) for v in ready]
-    print(table(record.HEADER, record.rows(stacks), {0}))
-    out = settings.out or settings.root / "runs" / f"conform-{started:%Y%m%d-%H%M%S}"
-    record.write(out / "conform.json", record.document(stacks, probes.all(), started.isoformat(timespec="seconds")))
-    say(f"wrote {out / 'conform.json'}")
+            stacks += _sweep(ready, env, stack, settings, probes, args.probe is not None)
+    _write(stacks, probes, settings.out or settings.root / "runs" / f"conform-{started:%Y%m%d-%H%M%S}", started)
     return 1 if any(s.error and s.error.startswith("failed") for s in stacks) else 0

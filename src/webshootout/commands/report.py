@@ -9,5 +9,5 @@ from .. import report
 
 def run(run_dir: Path, fmt: str = "terminal") -> int:
     data = report.write_all(run_dir)
-    print(report.FORMATS[fmt](data), end="" if fmt == "json" else "\n")
+    print(report.render(run_dir, fmt, data), end="" if fmt == "json" else "\n")
     return 0

@@ -11,7 +11,8 @@ from .. import harness
 from ..results import machine
 from ..hosts import placement
 from ..console import say
-from ..report import summary, terminal, write_all
+from ..report import render, summary, write_all
+from . import conform
 from ..results.rundir import RunDir, new_run_dir
 from ..config.settings import Settings
 from ..engine import eta, rounds
@@ -63,6 +64,8 @@ def run(settings: Settings, argv: list[str], *, driver: Driver | None = None, st
                                      speed=speed, seed=session["interleave_seed"] or 0)
                 for part in settings.parts:
                     context.run_part(part, everything)
+            if settings.conform and where is None:  # after the trials: no probe disturbs a measured server
+                conform.stage(settings, rundir.path, variants, env, stack)
             # The session's speed beside its trials, for whoever reads meta.json alone (the report has it too).
             meta["sessions"][-1]["machine_speed"] = summary.machine_speed(
                 [line for line in rundir.lines() if line.get("session") == context.session])
@@ -71,6 +74,6 @@ def run(settings: Settings, argv: list[str], *, driver: Driver | None = None, st
         say(f"interrupted: finished trials are kept in {rundir.results}; continue with "
             f"--resume {rundir.path}")
         return 130
-    print(terminal.render(write_all(rundir.path)), file=sys.stdout)  # writes report.html, report.md, summary.json
+    print(render(rundir.path, "terminal", write_all(rundir.path)), file=sys.stdout)  # writes report.html, report.md, summary.json
     say(f"results: {rundir.results}")
     return 0

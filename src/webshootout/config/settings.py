@@ -41,6 +41,7 @@ class Settings:
     install: bool = True  # whether setup may apt-get install (only as root)
     hosts: hostsfile.Hosts | None = None  # where app, database and load run; None: all on this machine
     interleave: bool = True  # a part's trials in rounds over its stacks (engine/rounds.py), not stack by stack
+    conform: bool = False  # run's conform stage after the trials (--conform, or the suite's conform key)
 
     @property
     def suite_name(self) -> str:
@@ -235,6 +236,7 @@ def build(args, root: Path, *, default_suite: str | None = None) -> Settings:
         install=not get("no_install"),
         hosts=placed,
         interleave=get("interleave") is not False,
+        conform=get("conform") if get("conform") is not None else bool(suite and suite.conform),
     )
 
 

@@ -36,6 +36,7 @@ class Suite:
     warmup: float | None
     trials: int | None
     hosts: Hosts | None = None  # a [hosts] table: where the roles run (see hostsfile.py)
+    conform: bool | None = None  # run's conform stage after the trials (docs/conform.md); None: the default, off
 
 
 def union(selections) -> tuple[str, ...] | None:
@@ -49,7 +50,7 @@ def union(selections) -> tuple[str, ...] | None:
 
 
 _PART_KEYS = {"name", "frameworks", "workloads", *profiles.KEYS}
-_KEYS = {"description", "duration", "warmup", "trials", "runs", "hosts"} | _PART_KEYS - {"name"}
+_KEYS = {"description", "duration", "warmup", "trials", "runs", "hosts", "conform"} | _PART_KEYS - {"name"}
 
 
 def _names(where: str, data: dict, field: str) -> tuple[str, ...] | None:
@@ -98,6 +99,8 @@ def load(path: Path) -> Suite:
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise SuiteError(f"{path}: {unknown[0]}: unknown key (expected one of {sorted(_KEYS)})")
+    if not isinstance(data.get("conform", False), bool):
+        raise SuiteError(f"{path}: conform: expected true or false, got {data['conform']!r}")
     description = data.get("description", "")
     if not isinstance(description, str):
         raise SuiteError(f"{path}: description: expected a string, got {description!r}")
@@ -116,7 +119,7 @@ def load(path: Path) -> Suite:
         name=path.stem, description=description, parts=parts,
         duration=_number(path, data, "duration", float, 0.5), warmup=_number(path, data, "warmup", float, 0),
         trials=_number(path, data, "trials", int, 1),
-        hosts=_hosts(path, data),
+        hosts=_hosts(path, data), conform=data.get("conform"),
     )
 
 

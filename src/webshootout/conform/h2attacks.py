@@ -133,6 +133,7 @@ def settings_flood(target: Target, limits: Limits) -> H2Seen:
                 break
         talk.send(f.headers(STREAM, f.request_fields(target)))
         talk.until(lambda s: s.done(STREAM), limits.answer)
+        talk.until(lambda s: s.acks >= SETTINGS_FLOOD, limits.answer)  # the ACKs it still owes
         talk.until(lambda s: False, limits.linger)
         talk.seen.second = get(target, limits)
     finally:

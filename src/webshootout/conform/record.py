@@ -70,3 +70,9 @@ def rows(stacks: list[Stack]) -> list[tuple[str, ...]]:
 
 
 HEADER = ("id", *FAMILIES)
+
+
+def stacks_of(doc: dict) -> list[Stack]:
+    """The stacks of a conform.json, read back (the report's table)."""
+    return [Stack(s["id"], [Finding(**f) for f in s["findings"]], s["seconds"], s["error"], s.get("http2"))
+            for s in doc["stacks"]]
