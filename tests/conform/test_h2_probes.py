@@ -1,6 +1,8 @@
 """Every HTTP/2 probe against a strict h2c server of ours (it must pass) and against one with the flaw the
 probe is there to catch (it must not): no probe passes by default."""
 
+from pathlib import Path
+
 import pytest
 
 from webshootout.conform import catalog, runner
@@ -45,3 +47,8 @@ def test_an_h2_server_with_the_flaw_does_not(h2_servers, name):
     finding, shown = _finding(name, h2_servers(FLAW_FOR[name]))
     expected = "warn" if name in WARN else "fail" if probe.level == "MUST" or name in OUTRIGHT else "warn"
     assert finding.grade == expected, shown
+
+
+def test_the_docs_name_every_h2_probe():
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "conform.md").read_text()
+    assert [name for name in NAMES if f"`{name}`" not in docs] == []
