@@ -190,7 +190,8 @@ class Served:
         verifications = []
         for workload in workloads:
             reason, kept = reasons[workload], None
-            if reason is None and not registry.get(workload).messages:
+            spec = registry.get(workload)
+            if reason is None and not spec.messages and not spec.http2_only:
                 kept = self.keepalive()
                 reason = keepalive_mismatch(self.variant, kept, server.proxied(self.variant, self.env))
             verifications.append(Verification(workload, reason, self.log_tail() if reason else "", kept))

@@ -44,7 +44,7 @@ def test_cpus_taskset_refuses_make_the_start_fail_with_the_exit_code(tmp_path, n
                             log=tmp_path / "server.log")
     try:
         with pytest.raises(process.StartError, match="exited with code 1"):
-            process.wait_ready(running, "http://127.0.0.1:9/", timeout=10)
+            process.wait_ready(running, "http://127.0.0.1:9", "/", timeout=10)
     finally:
         assert running.stop() is None
     assert "taskset" in process.log_tail(running.log)

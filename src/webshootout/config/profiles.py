@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..workloads import registry
-from ..workloads.spec import Axis, AxisError, positive_ints
+from ..workloads.spec import Axis, AxisError, Workload, positive_ints
 
 SLO_P99_MS = 10.0
 BELOW_RATE = 0.99  # an open-loop trial that achieved less than this share of its target rate
@@ -147,7 +147,7 @@ def points(profile: Profile, workload: str, capacity: float | None = None) -> li
                     for extra in variants for keep in profile.keepalive_modes]
         variants = [{**extra, "per_connection": n} for extra in variants
                     for n in (profile.per_connection if extra["keepalive"] else (0,))]
-    variants = [{**extra, **transport} for extra in variants for transport in _transports(profile, spec.http1_only)]
+    variants = [{**extra, **transport} for extra in variants for transport in _transports(profile, spec)]
     found: list[Point] = []
     for extra in variants:
         if profile.burst is not None and not spec.messages:  # a burst replaces the steady points
@@ -160,13 +160,14 @@ def points(profile: Profile, workload: str, capacity: float | None = None) -> li
     return found
 
 
-def _transports(profile: Profile, http1_only: bool) -> list[dict]:
+def _transports(profile: Profile, spec: Workload) -> list[dict]:
     """The point fields of each transport the profile asks for; WebSocket is HTTP/1.1 only (over TLS: wss), as are
-    the workloads shootout-load sends over HTTP/1.1 only."""
+    the workloads shootout-load sends over HTTP/1.1 only. gRPC's calls go over HTTP/2 whatever the profile's
+    HTTP versions: h2c in cleartext, h2 over TLS."""
     found = []
     for tls in profile.tls_modes:
-        for http in profile.http_versions:
-            if http == HTTP2 and http1_only:
+        for http in ((HTTP2,) if spec.http2_only else profile.http_versions):
+            if http == HTTP2 and spec.http1_only:
                 continue
             found.append({"tls": tls, "http": http, "streams": profile.streams if http == HTTP2 else 1})
     return found

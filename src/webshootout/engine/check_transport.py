@@ -51,21 +51,25 @@ def _streams(served: harness.Served, link: probe.Link) -> Outcome:
 
 
 def cleartext(served: harness.Served, workloads: list[str]) -> Iterator[Outcome]:
-    """What the cleartext server claims besides HTTP/1.1: h2c with prior knowledge."""
+    """What the cleartext server claims besides HTTP/1.1: h2c with prior knowledge (the workloads of HTTP/2 only
+    were checked over h2c already, by the cleartext check itself)."""
     if served.variant.transport.h2c:
-        yield from over(served, probe.Link(http2=True), workloads)
+        yield from over(served, probe.Link(http2=True), [w for w in workloads if not registry.get(w).http2_only])
 
 
 def tls(served: harness.Served, workloads: list[str]) -> Iterator[Outcome]:
-    """A server started with TLS_CERT/TLS_KEY: the handshake and ALPN, then HTTP/1.1 and (if claimed) h2."""
+    """A server started with TLS_CERT/TLS_KEY: the handshake and ALPN, then HTTP/1.1 (unless it serves HTTP/2 only)
+    and (if claimed) h2."""
     at, claimed = served.context(registry.QUICK), served.variant.transport  # its address and CA
+    offers = transport.OFFERS if claimed.h1 else transport.OFFERS[-1:]
     try:
-        chosen = transport.selected_alpn(at.host, at.port, at.link.ca)
+        chosen = transport.selected_alpn(at.host, at.port, at.link.ca, offers)
     except (ssl.SSLError, OSError) as exc:
         yield Outcome("TLS handshake", transport.handshake_failure(exc))
         return
     yield Outcome("TLS handshake and ALPN", transport.alpn_problem(chosen, claimed))
-    yield from over(served, at.link, workloads)
+    if claimed.h1:
+        yield from over(served, at.link, workloads)
     if claimed.h2 and chosen[transport.OFFERS[-1]] == "h2":  # else the line above said why not
         yield from over(served, dataclasses.replace(at.link, http2=True), workloads)
 

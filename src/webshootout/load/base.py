@@ -93,9 +93,9 @@ class LoadSpec:
         """What only shootout-load sends or checks: refused rather than measured as something else."""
         target = self.target
         if (target.method != "GET" or target.body_bytes is not None or target.headers or target.expect_encoding
-                or target.mix):
-            raise DriverError(f"{tool} sends plain GETs here: request bodies, extra headers, compressed answers "
-                              f"and mixes of requests need --driver native")
+                or target.mix or target.grpc):
+            raise DriverError(f"{tool} sends plain GETs here: request bodies, extra headers, compressed answers, "
+                              f"mixes of requests and gRPC calls need --driver native")
         if self.requests_per_connection is not None:
             raise DriverError(f"{tool} cannot close a connection after N requests; use --driver native")
 

@@ -57,6 +57,8 @@ def argv(spec: LoadSpec, program: str = "shootout-load") -> list[str]:
                 f"{scheme}://{spec.host}:{spec.port}{target.path}"]
     if target.mix is not None:
         return [*args, "--mix", target.mix, spec.url]
+    if target.grpc is not None:
+        return [*args, "--grpc", target.grpc, spec.url]
     args += ["--expect-status", str(target.expect_status)]
     if target.method != "GET":
         args += ["--method", target.method]

@@ -105,10 +105,11 @@ class Server:
 
 
 def await_ready(server: Server) -> Server:
-    """Waits until the server's ready path answers 200; on failure stops it (nothing is left) and re-raises."""
-    url = server.origin + server.variant.start.ready
+    """Waits until the server is ready by its manifest (its ready path answers 200, or the HTTP/2 preface); on
+    failure stops it (nothing is left) and re-raises."""
     try:
-        process.wait_ready(server.running, url, server.variant.start.timeout, ca=server.ca)
+        process.wait_ready(server.running, server.origin, server.variant.start.ready, server.variant.start.timeout,
+                           ca=server.ca)
     except BaseException:
         with uninterrupted():
             server.stop()

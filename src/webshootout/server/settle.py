@@ -7,6 +7,7 @@ from typing import Callable
 
 from ..console import say
 from ..system import httpget
+from ..system import ready as readiness
 from .base import Server
 
 # One GET of the ready path waits this long behind the queue before the harness looks at the server again.
@@ -21,13 +22,12 @@ SETTLE_MAX = 600.0
 def settle(srv: Server, clock: Callable[[], float] = time.monotonic) -> str | None:
     """Waits for requests a load left queued, so the next check or trial starts on an idle server.
 
-    Returns why the ready path did not answer 200, or None."""
-    url = srv.origin + srv.variant.start.ready
+    Returns why the server was not ready again (its ready path did not answer 200), or None."""
     began = clock()
     while True:
         cpu_before, asked = srv.running.group.cpu_seconds(), clock()
         try:
-            status, _ = httpget.get(url, SETTLE_TIMEOUT, ca=srv.ca)
+            why = readiness.problem(srv.origin, srv.variant.start.ready, SETTLE_TIMEOUT, ca=srv.ca)
         except httpget.GetError as exc:
             waited = clock() - asked
             busy = (srv.running.group.cpu_seconds() - cpu_before) / max(waited, 1e-9)
@@ -36,4 +36,4 @@ def settle(srv: Server, clock: Callable[[], float] = time.monotonic) -> str | No
                     f"({busy:.0%} of a CPU); waiting up to {SETTLE_MAX:.0f} s")
                 continue
             return f"after the load: {exc} (the server used {busy:.0%} of a CPU meanwhile)"
-        return None if status == 200 else f"after the load: GET {url} answered {status}"
+        return None if why is None else f"after the load: {why}"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import dataclasses
 import fnmatch
 import re
 import tomllib
@@ -12,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..workloads import registry
+from .transport import READY_H2, Transport, fits as _transport_fits, parse as _transport
 
 WORKLOADS = registry.NAMES
 # The fairness fields a workload may require (its `states`), and their values: TechEmpower's database test types
@@ -72,26 +72,6 @@ class Fairness:
 
 
 @dataclass(frozen=True)
-class Transport:
-    """What a server serves besides cleartext HTTP/1.1 (the manifest's [transport] table; transport contract in
-    docs/adding-a-framework.md): TLS on PORT when given TLS_CERT and TLS_KEY, h2 by ALPN over it, h2c."""
-
-    tls: bool = False
-    h2: bool = False
-    h2c: bool = False
-    note: str | None = None  # how the server does it
-    # "nginx": TLS (and h2 over it) is terminated by nginx in front of the app, as its production guidance
-    # deploys it (server/tls-proxy.sh); None: the server itself serves what it claims
-    proxy: str | None = None
-
-    @property
-    def serves(self) -> tuple[str, ...]:
-        """Its transports, by the names points and reports use: "h1", "h1+tls", "h2+tls", "h2c"."""
-        claimed = (("h1", True), ("h1+tls", self.tls), ("h2+tls", self.h2), ("h2c", self.h2c))
-        return tuple(name for name, on in claimed if on)
-
-
-@dataclass(frozen=True)
 class Variant:
     """One runnable thing: a framework's base manifest or one of its variants, fully merged."""
 
@@ -124,9 +104,6 @@ _VARIANT_KEYS = _TOP_KEYS - {"schema", "name", "variants"}
 _SETUP_KEYS = {"requires", "apt", "commands", "inputs"}
 _START_KEYS = {"command", "env", "ready", "timeout", "warmup", "root"}
 _FAIRNESS_TEXT = ("processes", "threads", "pool", "keepalive", "production", "backlog")
-_TRANSPORT_FLAGS = ("tls", "h2", "h2c")
-PROXIES = ("nginx",)
-NO_PROXY = "none"  # a variant's way to serve TLS itself when its base sits behind a proxy
 # Tables a variant replaces whole: a variant may implement fewer workloads, or depart on fewer knobs.
 _REPLACED = {"workloads", "departures"}
 
@@ -218,30 +195,6 @@ def _fairness(check: _Checker, data: dict) -> Fairness | None:
                     **_database_classes(check, table, check.table(data, "workloads")))
 
 
-def _transport(check: _Checker, data: dict) -> Transport:
-    if "transport" not in data:
-        return Transport()
-    table = check.table(data, "transport")
-    check.keys(table, {*_TRANSPORT_FLAGS, "note", "proxy"}, "transport.")
-    for field in _TRANSPORT_FLAGS:
-        if not isinstance(table.get(field, False), bool):
-            raise check.fail(f"transport.{field}", "true or false", table[field])
-    proxy = check.string(table, "proxy", required=False, prefix="transport.")
-    if proxy is not None and proxy not in (*PROXIES, NO_PROXY):
-        raise check.fail("transport.proxy", f"one of {[*PROXIES, NO_PROXY]}", proxy)
-    transport = Transport(**{f: table.get(f, False) for f in _TRANSPORT_FLAGS},
-                          note=check.string(table, "note", prefix="transport."),
-                          proxy=None if proxy == NO_PROXY else proxy)
-    if transport.h2 and not transport.tls:
-        raise check.fail("transport.h2", "false unless tls = true (h2 is offered by ALPN over TLS; "
-                                         "cleartext HTTP/2 is h2c)", True)
-    if transport.proxy is not None and transport.h2c:
-        raise check.fail("transport.proxy", "no proxy with h2c = true (the proxy terminates TLS; cleartext goes "
-                                            "to the app itself)", transport.proxy)
-    # A variant that turns TLS off has nothing for its base's proxy to terminate.
-    return transport if transport.tls else dataclasses.replace(transport, proxy=None)
-
-
 def _build(data: dict, vid: str, folder: Path, manifest: Path, where: str) -> Variant:
     check = _Checker(manifest, where)
     name = check.string(data, "name")
@@ -277,8 +230,9 @@ def _build(data: dict, vid: str, folder: Path, manifest: Path, where: str) -> Va
         if bad:
             raise check.fail("start.command", f"placeholders among {sorted(PLACEHOLDERS)}", "{" + sorted(bad)[0] + "}")
         ready = check.string(start_t, "ready", prefix="start.")
-        if not ready.startswith("/"):
-            raise check.fail("start.ready", "a path starting with '/'", ready)
+        if not ready.startswith("/") and ready != READY_H2:
+            raise check.fail("start.ready", f"a path starting with '/', or {READY_H2!r} for a server of HTTP/2 only",
+                             ready)
         if not workloads_t:
             raise check.fail("workloads", "at least one workload (or set `unavailable`)")
     else:
@@ -296,6 +250,9 @@ def _build(data: dict, vid: str, folder: Path, manifest: Path, where: str) -> Va
     if root is not None and (not isinstance(root, str) or not root.strip()):
         raise check.fail("start.root", "why this stack must run as root, a non-empty string", root)
 
+    transport = _transport(check, data)
+    if unavailable is None:
+        _transport_fits(check, transport, ready, workloads_t)
     return Variant(
         id=vid, name=name, display=check.string(data, "display"), language=check.string(data, "language"),
         version=check.string(data, "version"), server=check.string(data, "server"), kind=kind,
@@ -305,7 +262,7 @@ def _build(data: dict, vid: str, folder: Path, manifest: Path, where: str) -> Va
         workloads=tuple((w, workloads_t[w]) for w in WORKLOADS if w in workloads_t),
         unavailable=unavailable, session_store=session_store, fairness=_fairness(check, data),
         outside_contract=check.string(data, "outside_contract", required=False),
-        transport=_transport(check, data),
+        transport=transport,
     )
 
 

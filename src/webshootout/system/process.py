@@ -18,6 +18,7 @@ from typing import Iterator
 import psutil
 
 from . import cgroup, httpget
+from . import ready as readiness
 
 OWNER_VAR = "WEBSHOOTOUT_OWNER"  # pid of the harness that started it, so concurrent harnesses keep apart
 
@@ -274,20 +275,19 @@ def _pin_threads(cpus) -> None:
             os.sched_setaffinity(int(tid), cpus)
 
 
-def wait_ready(running: Running, url: str, timeout: float, ca: Path | None = None) -> None:
-    """Polls url (https: verified against the PEM CA `ca`) until it answers 200; raises StartError when the
-    process exits or time runs out."""
+def wait_ready(running: Running, origin: str, ready: str, timeout: float, ca: Path | None = None) -> None:
+    """Polls the server at `origin` until it is ready by its manifest's `ready` (system/ready.py; https: verified
+    against the PEM CA `ca`); raises StartError when the process exits or time runs out."""
     deadline = time.monotonic() + timeout
     last = "no answer"
     while time.monotonic() < deadline:
         if not running.alive():
             raise StartError(f"exited with code {running.popen.returncode} before it was ready")
         try:
-            status, _ = httpget.get(url, timeout=2, ca=ca)
-            if status == 200:
+            last = readiness.problem(origin, ready, timeout=2, ca=ca)
+            if last is None:
                 return
-            last = f"status {status}"
         except httpget.GetError as exc:
             last = str(exc)
         time.sleep(0.2)
-    raise StartError(f"not ready after {timeout:.0f}s: GET {url} -> {last}")
+    raise StartError(f"not ready after {timeout:.0f}s: {last}")

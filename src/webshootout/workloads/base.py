@@ -71,6 +71,7 @@ class Target:
     chunk_bytes: int | None = None  # that body sent chunked, in chunks of this size
     expect_encoding: str | None = None  # every answer's Content-Encoding; the body checks apply to it decoded
     mix: str | None = None  # shootout-load's --mix (JSON): requests of several kinds, each checked as its own
+    grpc: str | None = None  # shootout-load's --grpc (JSON): gRPC calls and the exact messages each must answer
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,9 @@ class Workload:
     # Served over HTTP/1.1 only (TLS too): WebSocket by its nature; request bodies and Content-Encoding because
     # shootout-load's HTTP/2 client sends no bodies and reads no Content-Encoding yet.
     http1_only: bool = False
+    # Calls over HTTP/2 only, h2c or TLS (gRPC): no HTTP/1.1 points, and no keep-alive probe (an HTTP/2
+    # connection carries every call).
+    http2_only: bool = False
     # Its requests carry a body sent with Content-Length that the handler reads (conform aims Expect: 100-continue
     # there).
     reads_body: bool = False

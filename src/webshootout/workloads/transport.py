@@ -43,12 +43,13 @@ class Claims(Protocol):
 OFFERS = (("http/1.1",), ("h2", "http/1.1"))
 
 
-def selected_alpn(host: str, port: int, ca: Path, timeout: float = 10.0) -> dict[tuple[str, ...], str | None]:
-    """The ALPN protocol the server selects for each of OFFERS. Every handshake must verify against `ca`:
+def selected_alpn(host: str, port: int, ca: Path, offers: tuple[tuple[str, ...], ...] = OFFERS,
+                  timeout: float = 10.0) -> dict[tuple[str, ...], str | None]:
+    """The ALPN protocol the server selects for each of `offers`. Every handshake must verify against `ca`:
     ssl.SSLError (ssl.SSLCertVerificationError for a certificate the CA did not sign for `host`) or OSError
     otherwise."""
     chosen = {}
-    for offer in OFFERS:
+    for offer in offers:
         with socket.create_connection((host, port), timeout=timeout) as raw, \
                 httpget.tls_context(ca, offer).wrap_socket(raw, server_hostname=host) as tls:
             chosen[offer] = tls.selected_alpn_protocol()
@@ -62,13 +63,13 @@ def handshake_failure(exc: Exception) -> str:
 
 
 def alpn_problem(chosen: dict[tuple[str, ...], str | None], claimed: Claims) -> str | None:
-    """Why the protocols the server selected disagree with the manifest's [transport], or None: "http/1.1"
-    when offered alone, and "h2" when h2 is offered first exactly when the manifest claims h2.
+    """Why the protocols the server selected for the offers in `chosen` disagree with the manifest's [transport],
+    or None: "http/1.1" when offered alone, and "h2" when h2 is offered first exactly when the manifest claims h2.
 
     Selecting no protocol counts as "http/1.1": TLS without ALPN carries HTTP/1.1 (RFC 7301 leaves the client
     to its default), and production servers do it (uvicorn sets no ALPN; Tomcat with h2 selects nothing for an
     offer without h2), so that is what a client measures there too."""
-    for offer in OFFERS:
+    for offer in chosen:
         expected = "h2" if claimed.h2 and "h2" in offer else "http/1.1"
         if chosen[offer] is None and expected == "http/1.1":
             continue

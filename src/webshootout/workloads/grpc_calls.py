@@ -1,0 +1,107 @@
+"""What the gRPC workloads share: the service of proto/bench.proto as grpcio (the reference client) sees it, the
+check's calls and their errors, and shootout-load's --grpc spec of requests and the exact answers they must get."""
+
+from __future__ import annotations
+
+import base64
+import functools
+import json
+import sys
+from pathlib import Path
+from typing import Callable
+
+import grpc
+
+from .base import Context, VerifyError
+
+PROTO = Path(__file__).resolve().parents[3] / "proto" / "bench.proto"
+TIMEOUT = 10.0  # seconds a check's call may take
+# Distinct requests per method under load: every connection cycles through them, each encoded once.
+DISTINCT = 64
+
+
+@functools.cache
+def messages():
+    """The proto's message classes, compiled from proto/bench.proto at first use by grpcio-tools' protoc (grpcio
+    finds a proto file on sys.path)."""
+    if str(PROTO.parent) not in sys.path:
+        sys.path.append(str(PROTO.parent))
+    return grpc.protos(PROTO.name)
+
+
+def channel(ctx: Context) -> grpc.Channel:
+    """A channel to the server: h2c with prior knowledge, or TLS (ALPN h2) verified against the run's CA. Never
+    through a proxy from the environment."""
+    target, options = f"{ctx.host}:{ctx.port}", [("grpc.enable_http_proxy", 0)]
+    if ctx.link.ca is None:
+        return grpc.insecure_channel(target, options)
+    credentials = grpc.ssl_channel_credentials(root_certificates=ctx.link.ca.read_bytes())
+    return grpc.secure_channel(target, credentials, options)
+
+
+def _raw(data: bytes) -> bytes:
+    return data
+
+
+def answers(ctx: Context, call: Callable, request, name: str) -> list[bytes]:
+    """Every message `call` (a grpcio callable of `channel`, bytes in and out) answers `request` with, raising
+    VerifyError for any status but OK."""
+    try:
+        found = call(request.SerializeToString(), timeout=TIMEOUT)
+        return [found] if isinstance(found, bytes) else list(found)
+    except grpc.RpcError as exc:
+        raise VerifyError(_what(ctx, name, request), f"status {_status(exc)}, expected OK") from None
+
+
+def expect_bytes(ctx: Context, name: str, request, got: list[bytes], replies: list) -> None:
+    """The answer's messages must be the replies' encodings, byte for byte: what shootout-load compares."""
+    want = [reply.SerializeToString() for reply in replies]
+    if got != want:
+        reply_type = type(replies[0]) if replies else None
+        shown = [str(reply_type.FromString(m)).strip() if reply_type else m for m in got[:3]]
+        raise VerifyError(_what(ctx, name, request),
+                          f"{len(got)} message(s) {shown}{' ...' if len(got) > 3 else ''}, expected {len(want)}: "
+                          f"{[str(r).strip() for r in replies[:3]]}{' ...' if len(want) > 3 else ''} (or "
+                          f"their bytes differ from the reference encoding: {got[:1]!r} vs {want[:1]!r})")
+
+
+def expect_invalid(ctx: Context, call: Callable, request, name: str) -> None:
+    """`request` must end with status INVALID_ARGUMENT and no message."""
+    got = []
+    try:
+        found = call(request.SerializeToString(), timeout=TIMEOUT)
+        got = [found] if isinstance(found, bytes) else [m for m in found]
+    except grpc.RpcError as exc:
+        if exc.code() == grpc.StatusCode.INVALID_ARGUMENT and not got:
+            return
+        raise VerifyError(_what(ctx, name, request), f"status {_status(exc)} after {len(got)} message(s), "
+                                                     "expected INVALID_ARGUMENT and no message") from None
+    raise VerifyError(_what(ctx, name, request), f"status OK with {len(got)} message(s), expected INVALID_ARGUMENT")
+
+
+def unary(ch: grpc.Channel, path: str) -> Callable:
+    return ch.unary_unary(path, request_serializer=_raw, response_deserializer=_raw)
+
+
+def server_stream(ch: grpc.Channel, path: str) -> Callable:
+    return ch.unary_stream(path, request_serializer=_raw, response_deserializer=_raw)
+
+
+def load_spec(calls: list[tuple[object, list]]) -> str:
+    """shootout-load's --grpc: each (request, replies) as base64 of their encodings."""
+    encoded = [{"request": _b64(request), "replies": [_b64(reply) for reply in replies]} for request, replies in calls]
+    return json.dumps({"calls": encoded}, separators=(",", ":"))
+
+
+def _b64(message) -> str:
+    return base64.b64encode(message.SerializeToString()).decode()
+
+
+def _what(ctx: Context, name: str, request) -> str:
+    fields = " ".join(str(request).split()) or "(all fields zero)"
+    return f"{name}({fields}) at {ctx.path} over {'TLS' if ctx.link.ca else 'h2c'}"
+
+
+def _status(exc: grpc.RpcError) -> str:
+    code = exc.code()
+    return f"{code.name} ({code.value[0]}): {exc.details()!r}" if code else str(exc)
