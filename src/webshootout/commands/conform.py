@@ -12,13 +12,13 @@ from pathlib import Path
 
 from .. import harness
 from ..conform import catalog, record, runner
-from ..conform.probe import Probe
+from ..conform.probe import FAMILIES, Probe
 from ..engine import check_transport
 from . import conform_h2
 from .conform_h2 import Probes
 from ..conform.target import Target
 from ..conform.wire import Limits
-from ..config.settings import Settings
+from ..config.settings import Settings, SettingsError, parse_list
 from ..console import say
 from ..report.terminal import table
 from ..stacks import catalog as stacks_catalog
@@ -32,6 +32,7 @@ def add_parser(sub) -> None:
     p = sub.add_parser("conform", help="send each built framework the conform probes (bad and hostile requests)")
     p.add_argument("--frameworks", metavar="IDS", help="comma-separated framework ids (variants included)")
     p.add_argument("--probe", metavar="NAME", help="only this probe, printing the bytes sent and the answer")
+    p.add_argument("--families", metavar="NAMES", help=f"only these probe families, among {','.join(FAMILIES)}")
     p.add_argument("--slow", action="store_true", help="also the slow probes (slowloris: up to a minute per id)")
     p.add_argument("--out", metavar="DIR", help="where conform.json goes (default runs/conform-<time>)")
 
@@ -168,7 +169,12 @@ def run(settings: Settings, args: argparse.Namespace, stack=harness) -> int:
     if args.probe is not None and args.probe not in catalog.BY_NAME and args.probe != "h2spec":
         print(f"shootout: error: no probe {args.probe!r}; the probes: {', '.join(catalog.BY_NAME)}, h2spec")
         return 2
-    probes = conform_h2.split(args.probe, args.slow)
+    try:
+        families = parse_list("--families", getattr(args, "families", None), FAMILIES) or FAMILIES
+    except SettingsError as exc:
+        print(f"shootout: error: {exc}")
+        return 2
+    probes = conform_h2.split(args.probe, args.slow, families)
     started, stacks = datetime.now(timezone.utc), []
     ready = _excluded(settings.variants(), stacks)
     with tempfile.TemporaryDirectory(prefix="shootout-conform-") as tmp:

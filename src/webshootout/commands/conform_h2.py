@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..conform import catalog, h2spec, record
-from ..conform.probe import HTTP2, Probe
+from ..conform.probe import FAMILIES, HTTP2, Probe
 
 
 @dataclass
@@ -26,13 +26,13 @@ class Probes:
         return (*self.h1, *self.h2, *self.entries.values())
 
 
-def split(name: str | None, slow: bool) -> Probes:
-    """The probes `--probe NAME` (or none: all) selects; NAME h2spec runs h2spec alone."""
+def split(name: str | None, slow: bool, families: tuple[str, ...] = FAMILIES) -> Probes:
+    """The probes `--probe NAME` (or none: all of `families`) selects; NAME h2spec runs h2spec alone."""
     if name == "h2spec":
         return Probes((), (), True)
-    chosen = catalog.selected(name, slow)
+    chosen = [p for p in catalog.selected(name, slow) if name is not None or p.family in families]
     return Probes(tuple(p for p in chosen if p.family not in HTTP2), tuple(p for p in chosen if p.family == "h2"),
-                  name is None)
+                  name is None and "h2spec" in families)
 
 
 def transport_of(variant) -> str | None:
