@@ -2,6 +2,7 @@ import pytest
 
 from webshootout.config import profiles
 from webshootout.config.profiles import Burst, Profile, ProfileError, RateSweep
+from webshootout.workloads import registry
 
 
 def labels(profile, workload, capacity=None):
@@ -102,6 +103,17 @@ def test_websocket_is_http1_only_and_over_tls_is_wss():
     profile = profiles.parse({"tls": [False, True], "http": ["1.1", "2"]})
     assert labels(profile, "websocket") == ["c=64", "c=64 tls"]
     assert labels(profiles.parse({"http": "2"}), "websocket") == []
+
+
+def test_grpc_goes_over_http2_whatever_the_profiles_http_versions():
+    http2_only = [w for w in registry.NAMES if registry.get(w).http2_only]
+    assert len(http2_only) == 2
+    for workload in http2_only:
+        both = profiles.parse({"tls": [False, True], "http": ["1.1", "2"], "streams": 4})
+        assert all(point.http == "2" for point in profiles.points(both, workload))
+        assert [p.label.endswith("h2c streams=4") or p.label.endswith("tls h2 streams=4")
+                for p in profiles.points(both, workload)] == [True, True]
+        assert [p.http for p in profiles.points(Profile(), workload)] == ["2"]
 
 
 def test_http_and_tls_values_in_toml_forms():

@@ -78,6 +78,9 @@ def test_targets_become_flags():
     burst = native.argv(spec(Target("/p"), connections=2, burst=Burst((2, 50), 2.5)))
     assert burst[burst.index("--burst") + 1] == "2,50" and burst[burst.index("--step") + 1] == "2.5s"
     assert "--warmup" not in plain and "--pipeline" not in plain and "--no-keepalive" not in plain
+    grpc = native.argv(spec(Target("/webshootout.Bench/Sum", method="POST", grpc='{"calls":[]}'), http="2"))
+    assert grpc[-3:] == ["--grpc", '{"calls":[]}', "http://127.0.0.1:8080/webshootout.Bench/Sum"]
+    assert "--method" not in grpc and "--expect-status" not in grpc and grpc[grpc.index("--http") + 1] == "2"
 
 
 def test_warmup_pipelining_and_connection_per_request_become_flags():

@@ -81,3 +81,25 @@ def test_a_bad_variant_table_names_the_variant(tmp_path):
 
 def test_transport_must_be_a_table(tmp_path):
     assert "transport: expected a table, got 'tls'" in error_of(tmp_path, 'transport = "tls"\n' + BASE)
+
+
+GRPC = BASE.replace('ready = "/plaintext"', 'ready = "h2"').replace(
+    'plaintext = "/plaintext"', 'grpc-unary = "/webshootout.Bench/Sum"') + TABLE + "h1 = false\n"
+
+
+def test_a_server_of_http2_only_says_h1_false_and_is_ready_by_the_preface(tmp_path):
+    (variant,) = load(tmp_path, GRPC)
+    assert variant.transport.serves == ("h2+tls", "h2c") and variant.start.ready == "h2"
+    assert listed(variant.transport) == "tls,h2,h2c only"
+
+
+@pytest.mark.parametrize("text, expected", [
+    (GRPC.replace("h2c = true\n", ""), "transport.h1"),  # HTTP/2 only, but no h2c
+    (GRPC.replace('ready = "h2"', 'ready = "/"'), "start.ready"),  # no HTTP/1.1 to GET a path over
+    (GRPC.replace('grpc-unary = "/webshootout.Bench/Sum"', 'plaintext = "/plaintext"'), "workloads.plaintext"),
+    (GRPC.replace("h1 = false\n", "").replace("h2c = true\n", "h2c = false\n"), "workloads.grpc-unary"),
+    (BASE.replace('ready = "/plaintext"', 'ready = "h3"'), "start.ready"),
+    (BASE.replace('ready = "/plaintext"', 'ready = "h2"'), "start.ready"),  # the preface needs h2c
+])
+def test_http2_only_servers_and_workloads_are_refused_where_they_cannot_work(tmp_path, text, expected):
+    assert f"field '{expected}'" in error_of(tmp_path, text) or expected in error_of(tmp_path, text)

@@ -14,9 +14,9 @@ def status(variant: catalog.Variant) -> str:
 
 def transport(served: catalog.Transport) -> str:
     """What it serves besides cleartext HTTP/1.1, e.g. "tls,h2,h2c", and what terminates its TLS when that is a
-    proxy ("tls,h2 (nginx)"); "-" for none."""
+    proxy ("tls,h2 (nginx)"), and "only" for a server without HTTP/1.1 ("tls,h2,h2c only"); "-" for none."""
     names = ",".join(name for name, on in (("tls", served.tls), ("h2", served.h2), ("h2c", served.h2c)) if on)
-    return (names + (f" ({served.proxy})" if served.proxy else "")) or "-"
+    return (names + (f" ({served.proxy})" if served.proxy else "") + ("" if served.h1 else " only")) or "-"
 
 
 def run(settings: Settings) -> int:
