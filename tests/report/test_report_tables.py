@@ -150,3 +150,15 @@ def test_a_mix_shows_each_kind_of_request_with_its_latency():
     assert extra.header[-1] == "per request kind: p50/p99 ms"
     assert extra.rows[0][-1] == "get 0.800/2.00, create 3.00/4.00"  # the medians of the three trials
     assert any(note.startswith("per request kind") for note in extra.notes)
+
+
+def test_a_streaming_call_shows_its_messages_a_second_and_a_unary_one_does_not():
+    stream = [{**_line("streamer", n, 900.0 + n, messages=10, point="c=64 messages=10 h2c"), "workload": "grpc-stream"}
+              for n in (1, 2, 3)]
+    unary = [{**_line("unary", n, 900.0, point="c=64 h2c"), "workload": "grpc-unary"} for n in (1, 2, 3)]
+    data = summary.summarize({}, stream + unary)
+    assert_valid_summary(json.loads(summary.to_json(data)))
+    extra = {w["workload"]: tables.extras(w) for w in data["workloads"]}
+    assert extra["grpc-stream"].header[-1] == "messages/s" and extra["grpc-stream"].rows[0][-1] == "9,020"
+    assert any(note.startswith("messages/s") for note in extra["grpc-stream"].notes)
+    assert extra["grpc-unary"] is None or "messages/s" not in extra["grpc-unary"].header

@@ -144,6 +144,13 @@ def _ceiling_share(spec, point: dict, result: dict) -> float | None:
     return result["rps"]["median"] / spec.ceiling(point["connections"])
 
 
+def _messages_per_s(spec, point: dict, result: dict) -> float | None:
+    """A streaming workload's messages a second: its calls a second times the messages of each (its axis)."""
+    if spec is None or not spec.streams_messages or point.get(spec.axis.key) is None:
+        return None
+    return result["rps"]["median"] * point[spec.axis.key]
+
+
 def extras(workload: dict) -> Table | None:
     """The connect phase, every response and the warm-up, for rows whose result lines carry them; bytes per answer,
     share of the ceiling and reconnects where the workload or the load has them."""
@@ -154,7 +161,7 @@ def extras(workload: dict) -> Table | None:
               "tls": lambda p, r: r.get("tls"),
               "bytes_per_answer": lambda p, r: r.get("bytes_per_answer") if spec and spec.bytes_shown else None,
               "ceiling": lambda p, r: _ceiling_share(spec, p, r), "reconnects": lambda p, r: r.get("reconnects"),
-              "mix": lambda p, r: r.get("mix")}
+              "mix": lambda p, r: r.get("mix"), "messages": lambda p, r: _messages_per_s(spec, p, r)}
     # Result lines from before the connect phase carry its time alone.
     phased = any(r.get("connect") or (r["connect_s"] is None and _connect_cell(p, r)) for p, r in pairs)
     columns = [(key, name) for key, name in (("connect", "connect phase" if phased else "connect s"),
@@ -162,7 +169,8 @@ def extras(workload: dict) -> Table | None:
                                              ("warmup_s", "warm-up s"), ("warmup_curve", "warm-up req/s"),
                                              ("tls", "TLS: negotiated, handshakes"),
                                              ("bytes_per_answer", "bytes/answer"), ("ceiling", "of ceiling"),
-                                             ("reconnects", "reconnects"), ("mix", "per request kind: p50/p99 ms"))
+                                             ("reconnects", "reconnects"), ("mix", "per request kind: p50/p99 ms"),
+                                             ("messages", "messages/s"))
                if any(values[key](p, r) is not None for p, r in pairs)]
     if not columns:
         return None
@@ -180,7 +188,8 @@ def extras(workload: dict) -> Table | None:
             return f"{100 * value:.0f} %"
         if key == "mix":
             return ", ".join(f"{s['name']} {fmt.ms(s['p50_us'])}/{fmt.ms(s['p99_us'])}" for s in value)
-        return fmt.count(value) if key in ("responses_total", "bytes_per_answer", "reconnects") else f"{value:.3g}"
+        return (fmt.count(value) if key in ("responses_total", "bytes_per_answer", "reconnects", "messages")
+                else f"{value:.3g}")
 
     rows = [(r["framework"], p["label"], *(cell(key, values[key](p, r)) for key, _ in columns)) for p, r in pairs]
     header = ("framework", "load", *(name for _, name in columns))
@@ -206,6 +215,9 @@ def extras(workload: dict) -> Table | None:
     if any(key == "mix" for key, _ in columns):
         notes.append("per request kind: a mix's steps (crud: 14 reads of one item, 2 pages, 2 updates, a create and "
                      "a delete in every 20 requests), each one's p50/p99 latency, the medians over trials")
+    if any(key == "messages" for key, _ in columns):
+        notes.append("messages/s: the answers' messages a second, the median req/s (calls) times the messages of "
+                     "each call, which shootout-load counts in every valid answer")
     title = "connections, responses and warm-up"
     if any(key == "tls" for key, _ in columns):
         title += ", TLS"

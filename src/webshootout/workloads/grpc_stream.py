@@ -36,4 +36,4 @@ def target(ctx: Context, n: int) -> Target:
     return Target(ctx.path, method="POST", grpc=grpc_calls.load_spec(calls))
 
 
-WORKLOAD = Workload("grpc-stream", 18, verify, target, axis=MESSAGES, http2_only=True)
+WORKLOAD = Workload("grpc-stream", 18, verify, target, axis=MESSAGES, http2_only=True, streams_messages=True)

@@ -89,6 +89,7 @@ class Workload:
     # Its requests carry a body sent with Content-Length that the handler reads (conform aims Expect: 100-continue
     # there).
     reads_body: bool = False
+    streams_messages: bool = False  # each answer streams `axis` messages: the report shows messages/s beside calls/s
     bytes_shown: bool = False  # the report shows bytes per answer beside req/s (what compression saves)
     ceiling: Callable[[int], float] | None = None  # answers/s no stack can pass at this many connections
     # After each load run of a mix (Target.mix): what is wrong with the state its answers left (the load's per-step
