@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 from webshootout.stacks import catalog, provision
+from webshootout.workloads import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,9 +34,11 @@ _BASES = {v.name: v for v in catalog.discover(ROOT) if v.id == v.name}
 
 
 # Over TLS and HTTP/2 the lineup checks again what a transport can change: plain and JSON bodies, a file, the
-# session cookie (HTTP/2 may split Cookie into fields) and wss; the database workloads run the same handlers
-# whatever the transport. The HTTP/2 streams check runs as always. `shootout check` checks every workload.
-TRANSPORT_WORKLOADS = ("plaintext", "json", "static", "session", "websocket")
+# session cookie (HTTP/2 may split Cookie into fields) and wss, and gRPC's calls (h2c and TLS are two servers'
+# set-ups); the database workloads run the same handlers whatever the transport. The HTTP/2 streams check runs as
+# always. `shootout check` checks every workload.
+TRANSPORT_WORKLOADS = ("plaintext", "json", "static", "session", "websocket",
+                       *(w for w in registry.NAMES if registry.get(w).http2_only))
 
 
 def shared_transport(variant: catalog.Variant) -> str | None:

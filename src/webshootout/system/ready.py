@@ -3,6 +3,7 @@ connection preface answered by the server's SETTINGS frame (RFC 9113 s3.4)."""
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import ssl
 from pathlib import Path
@@ -30,10 +31,11 @@ def _h2_problem(origin: str, timeout: float, ca: Path | None) -> str | None:
     parts = urlsplit(origin)
     what = f"the HTTP/2 preface to {parts.hostname}:{parts.port}"
     try:
-        with socket.create_connection((parts.hostname, parts.port), timeout=timeout) as raw:
-            sock = raw
+        with contextlib.ExitStack() as stack:
+            sock = stack.enter_context(socket.create_connection((parts.hostname, parts.port), timeout=timeout))
             if ca is not None:
-                sock = httpget.tls_context(ca, (H2,)).wrap_socket(raw, server_hostname=parts.hostname)
+                sock = stack.enter_context(httpget.tls_context(ca, (H2,)).wrap_socket(sock,
+                                                                                      server_hostname=parts.hostname))
                 if sock.selected_alpn_protocol() != H2:
                     return f"{what}: offered only ALPN h2, the server selected {sock.selected_alpn_protocol()!r}"
             sock.sendall(_PREFACE + _EMPTY_SETTINGS)
