@@ -8,11 +8,13 @@ from ..hosts import placement
 from ..console import say
 from ..services import postgres
 from ..config.settings import Settings
+from ..conform import h2spec
 
 
 def run(settings: Settings, harness_only: bool = False) -> int:
     provision.ensure_harness_tools(say)
     postgres.find_bindir(say)
+    h2spec.ensure(say)  # conform's HTTP/2 suite (docs/conform.md); said and left out where Go cannot build it
     if harness_only:
         return 0
     failed = 0
