@@ -183,6 +183,7 @@ class RemotePostgres(Cluster):
         """Fast shutdown (SIGINT: clients are disconnected), then the group is ended by force if still there;
         the folder is removed in any case."""
         try:
+            self._close_reader()
             if self.running is not None:
                 self._shut_down(self.running.process)
         finally:
