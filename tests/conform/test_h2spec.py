@@ -37,3 +37,8 @@ def test_h2spec_runs_against_our_strict_server(h2_servers):
     assert why is None and len(cases) > 100
     passed = [f for _, f in cases if f.grade == "pass"]
     assert len(passed) > 0.9 * len(cases), [(f.probe, f.reason) for _, f in cases if f.grade != "pass"]
+
+
+def test_bytes_a_server_sent_that_xml_cannot_hold_are_dropped_from_the_report():
+    dirty = REPORT.replace("Connection closed", "Connection \x01closed\x1b[0m")
+    assert h2spec.parse(dirty)[1][1].reason == "expected GOAWAY Frame (Error Code: FLOW_CONTROL_ERROR); got Connection closed[0m"

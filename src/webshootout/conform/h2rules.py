@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .h2frames import PROTOCOL_ERROR, error_name
+from .h2frames import ENHANCE_YOUR_CALM, PROTOCOL_ERROR, error_name
 from .h2talk import STREAM, H2Seen
 from .probe import Rule, Verdict
 from .target import HELLO
@@ -64,6 +64,8 @@ def answered(seen: Observation) -> Verdict:
     """Must be answered 200 with the plaintext body."""
     assert isinstance(seen, H2Seen)
     first = seen.first
+    if first is None and seen.goaway == ENHANCE_YOUR_CALM:
+        return "warn", "GOAWAY ENHANCE_YOUR_CALM: it took a valid request for an attack"
     if first is None:
         reset = seen.resets.get(STREAM)
         why = f"RST_STREAM {error_name(reset)}" if reset is not None else \

@@ -78,6 +78,8 @@ def _reason(case: ElementTree.Element) -> tuple[str, str]:
 def parse(report: str) -> list[tuple[dict, Finding]]:
     """Each case of an h2spec JUnit report: its probe entry (conform.json's probes) and its finding."""
     found = []
+    # h2spec writes what a server sent into its report as is: bytes XML 1.0 has no place for are dropped.
+    report = re.sub(r"[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]", "", report)
     for suite in ElementTree.fromstring(report).iter("testsuite"):
         package = suite.get("package") or suite.get("id") or "case"
         for index, case in enumerate(suite.iter("testcase"), 1):
@@ -102,6 +104,6 @@ def run(program: Path, target: Target) -> tuple[list[tuple[dict, Finding]], str 
         if not report.is_file():
             return [], f"h2spec wrote no report ({done.returncode}): {(done.stdout + done.stderr).strip()[-300:]}"
         try:
-            return parse(report.read_text()), None
+            return parse(report.read_text(errors="replace")), None
         except ElementTree.ParseError as exc:
             return [], f"h2spec's report is not XML: {exc}"
