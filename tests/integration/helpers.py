@@ -1,6 +1,8 @@
 """For integration tests: settings with short trials and the default CPU split; finding leftovers; a stand-in
-for the CPU link's probe."""
+for the CPU link's probe; one environment for a module's checks."""
 
+import contextlib
+import dataclasses
 import os
 import signal
 import subprocess
@@ -10,7 +12,11 @@ from pathlib import Path
 from typing import Iterator
 
 import psutil
+import psycopg
 import pytest
+
+from webshootout import harness
+from webshootout.system import cgroup
 
 from webshootout.load import native
 from webshootout.system.process import OWNER_VAR
@@ -91,3 +97,67 @@ def cpus_kept_near(tmp_path_factory, monkeypatch):
     test_lifecycle.py keep the real probe, so a run that probes the real link stays tested end to end."""
     for name, value in cpus_near(tmp_path_factory.mktemp("bin") / "bin").items():
         monkeypatch.setenv(name, value)
+
+
+# Relations in the benchmark database's public schema: what a stack's own start may add (Django's django_session,
+# Rails' migrations) beside what the harness seeds.
+_RELATIONS = ("SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+              "WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm', 'S')")
+_DROP = {"r": "TABLE", "p": "TABLE", "v": "VIEW", "m": "MATERIALIZED VIEW", "S": "SEQUENCE"}
+
+
+class _Sharing:
+    """harness (check.run's `stack`), whose environment() is a test module's one environment: one PostgreSQL, files
+    and secret for every check, as `shootout check` of several frameworks has (a cluster per check cost ~2 s to
+    start and stop: initdb, seed, shutdown). Each check finds the database as a new cluster holds it: what
+    earlier servers created there is dropped, and each server start resets the seeded rows (harness._start). A
+    check that uses no database gets none, as harness.environment gives it."""
+
+    def __init__(self, env):
+        self.env = env
+        self.seeded = self._relations()
+
+    def __getattr__(self, name):
+        return getattr(harness, name)
+
+    def _relations(self) -> set[tuple[str, str]]:
+        with psycopg.connect(self.env.postgres.connection.url, autocommit=True) as conn:
+            return set(conn.execute(_RELATIONS).fetchall())
+
+    @contextlib.contextmanager
+    def environment(self, work, logs, cpus, need_database, where=None):
+        assert cpus == self.env.cpus and where is None, (cpus, where)
+        with psycopg.connect(self.env.postgres.connection.url, autocommit=True) as conn:
+            # Tables first: their identity and serial sequences go with them (and cannot go alone).
+            for name, kind in sorted(self._relations() - self.seeded, key=lambda found: found[1] == "S"):
+                conn.execute(f'DROP {_DROP[kind]} IF EXISTS "{name}" CASCADE')
+        yield self.env if need_database else dataclasses.replace(self.env, postgres=None)
+
+
+@pytest.fixture(scope="module")
+def one_environment(tmp_path_factory):
+    work = tmp_path_factory.mktemp("checks")
+    with harness.environment(work, work / "logs", default_split()[0], True) as env:
+        yield _Sharing(env)
+
+
+@pytest.fixture
+def no_leftovers(one_environment):
+    """conftest's no_leftovers beside one_environment, whose PostgreSQL runs on through the module's tests: its
+    processes (backends and autovacuum workers come and go) are none of a test's leftovers. Every other process
+    the harness started must be gone."""
+    database = psutil.Process(one_environment.env.postgres.running.pid).environ()[cgroup.TOKEN_VAR]
+    before = {p.pid for p in owned_by(os.getpid())}
+    yield
+
+    def ours(proc: psutil.Process) -> bool:
+        try:
+            return proc.environ().get(cgroup.TOKEN_VAR) != database
+        except psutil.Error:  # ended meanwhile
+            return False
+
+    left = [p for p in owned_by(os.getpid()) if p.pid not in before and ours(p)]
+    for proc in left:
+        with contextlib.suppress(psutil.Error):
+            proc.kill()
+    assert not left, f"processes left behind: {[(p.pid, p.name()) for p in left]}"

@@ -5,13 +5,13 @@ import pytest
 from webshootout.commands import check
 from webshootout.stacks.provision import MARKER
 
-from .helpers import make_settings
+from .helpers import make_settings, no_leftovers, one_environment  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.integration
 
 
-def test_reference_frameworks_pass(root, capsys, no_leftovers):
-    code = check.run(make_settings(root, ("flask", "starlette")))
+def test_reference_frameworks_pass(root, capsys, no_leftovers, one_environment):
+    code = check.run(make_settings(root, ("flask", "starlette")), stack=one_environment)
     out = capsys.readouterr().out
     assert code == 0, out
     for workload in ("plaintext", "json", "db", "session", "hash", "static"):
@@ -28,26 +28,29 @@ def test_reference_frameworks_pass(root, capsys, no_leftovers):
     ("fake-closes", "fake-closes plaintext: FAILED: keep-alive: the manifest says \"on\" but 5 requests took 5 TCP "
                     "connections"),
 ])
-def test_wrong_implementations_fail_precisely(fixture_root, capsys, no_leftovers, variant, expected):
-    code = check.run(make_settings(fixture_root, (variant,)))
+def test_wrong_implementations_fail_precisely(fixture_root, capsys, no_leftovers, one_environment, variant,
+                                               expected):
+    code = check.run(make_settings(fixture_root, (variant,)), stack=one_environment)
     out = capsys.readouterr().out
     assert code == 1
     assert expected in out, out
     assert "server log (last lines)" in out
 
 
-def test_good_fixture_passes_and_caches_setup(fixture_root, capsys, no_leftovers):
-    assert check.run(make_settings(fixture_root, ("fake",))) == 0
+def test_good_fixture_passes_and_caches_setup(fixture_root, capsys, no_leftovers, one_environment):
+    assert check.run(make_settings(fixture_root, ("fake",)), stack=one_environment) == 0
     assert (fixture_root / "frameworks" / "python" / "fake" / MARKER).exists()
 
 
-def test_a_stack_that_closes_by_its_manifest_passes_and_says_so(fixture_root, capsys, no_leftovers):
-    assert check.run(make_settings(fixture_root, ("fake-closesdeclared",))) == 0
+def test_a_stack_that_closes_by_its_manifest_passes_and_says_so(fixture_root, capsys, no_leftovers,
+                                                               one_environment):
+    assert check.run(make_settings(fixture_root, ("fake-closesdeclared",)), stack=one_environment) == 0
     assert "fake-closesdeclared plaintext: ok (closes connections, as its manifest states)" in capsys.readouterr().out
 
 
-def test_a_right_implementation_of_techempowers_database_types_passes(fixture_root, capsys, no_leftovers):
-    code = check.run(make_settings(fixture_root, ("fakedb",)))
+def test_a_right_implementation_of_techempowers_database_types_passes(fixture_root, capsys, no_leftovers,
+                                                                     one_environment):
+    code = check.run(make_settings(fixture_root, ("fakedb",)), stack=one_environment)
     out = capsys.readouterr().out
     assert code == 0, out
     for workload in ("queries", "updates", "fortunes", "cached"):
@@ -76,8 +79,8 @@ def test_a_right_implementation_of_techempowers_database_types_passes(fixture_ro
                             "SELECT executions on world"),
 ])
 def test_each_techempower_database_rule_fails_a_server_that_breaks_it(fixture_root, capsys, no_leftovers,
-                                                                       variant, expected):
-    code = check.run(make_settings(fixture_root, (variant,)))
+                                                                       one_environment, variant, expected):
+    code = check.run(make_settings(fixture_root, (variant,)), stack=one_environment)
     out = capsys.readouterr().out
     assert code == 1
     assert expected in out, out
