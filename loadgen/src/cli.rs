@@ -14,6 +14,7 @@ use regex::bytes::{Regex, RegexBuilder};
 const REGEX_SIZE_LIMIT: usize = 256 << 20;
 
 use crate::io::IoMode;
+use crate::grpc;
 use crate::mix::Mix;
 use crate::request::Template;
 use crate::tls;
@@ -113,6 +114,10 @@ pub struct Args {
     /// the address only. HTTP/1.1, one request in flight per connection.
     #[arg(long, value_name = "JSON")]
     pub mix: Option<String>,
+    /// gRPC calls to the URL's method path over HTTP/2 (JSON: {"calls": [{"request", "replies": [...]}]}, each
+    /// message's protobuf bytes in hex): every answer must carry exactly the replies and grpc-status 0.
+    #[arg(long, value_name = "JSON", conflicts_with = "mix")]
+    pub grpc: Option<String>,
     /// I/O path: io_uring where the kernel allows it, else epoll (auto); forcing one that cannot work is an error.
     #[arg(long, value_enum, default_value = "auto")]
     pub io: IoMode,
@@ -188,21 +193,26 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 }
 
 impl Args {
-    /// --mix sets every request and its check: the flags that would set them, or put several in flight, are refused.
-    fn mix_alone(&self) -> Result<(), String> {
-        let p = &self.payload;
+    /// --mix and --grpc set every request and its check (`flag` names which): the flags that would set them, or
+    /// (--mix) put several in flight, are refused.
+    fn steps_alone(&self, flag: &str) -> Result<(), String> {
+        let (p, mix, http2) = (&self.payload, flag == "--mix", self.transport.http == transport::HttpVersion::Http2);
+        if !mix && !http2 {
+            return Err(format!("{flag} needs --http 2 (gRPC is HTTP/2 only)"));
+        }
         let clash = [
             ("--websocket", self.websocket),
             ("--sessions", self.sessions),
-            ("--http 2", self.transport.http == transport::HttpVersion::Http2),
-            ("--pipeline above 1", self.pipeline > 1),
+            ("--http 2", mix && http2),
+            ("--pipeline above 1", mix && self.pipeline > 1),
+            ("--no-keepalive", !mix && self.no_keepalive),
             ("--method", self.method != "GET"),
             ("--body, --body-size or --chunk-size", p.body.is_some() || p.body_size.is_some() || p.chunk_size.is_some()),
             ("--expect-body, --expect-body-regex or --expect-encoding", self.expect_body.is_some() || self.expect_body_regex.is_some() || p.expect_encoding.is_some()),
             ("--expect-status", self.expect_status != 200),
         ];
         match clash.iter().find(|(_, set)| *set) {
-            Some((flag, _)) => Err(format!("--mix cannot be combined with {flag} (each step says its own)")),
+            Some((other, _)) => Err(format!("{flag} cannot be combined with {other} (each {} says its own)", if mix { "step" } else { "call" })),
             None => Ok(()),
         }
     }
@@ -302,9 +312,10 @@ impl Args {
         if template.captures() {
             return Err(format!("URL {:?}: {{captured}} is a --mix step's template", self.url));
         }
-        let mix = match &self.mix {
-            Some(json) => Some(self.mix_alone().and_then(|()| Mix::parse(json, &host, &headers, REGEX_SIZE_LIMIT))?),
-            None => None,
+        let mix = match (&self.mix, &self.grpc) {
+            (Some(json), _) => Some(self.steps_alone("--mix").and_then(|()| Mix::parse(json, &host, &headers, REGEX_SIZE_LIMIT))?),
+            (None, Some(json)) => Some(self.steps_alone("--grpc").and_then(|()| grpc::parse(json, &url.path, &host, &headers))?),
+            (None, None) => None,
         };
         let websocket = if self.websocket {
             if !template.is_static() {

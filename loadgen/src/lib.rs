@@ -9,6 +9,7 @@ pub mod connect;
 pub mod h2;
 pub mod http;
 pub mod io;
+pub mod grpc;
 pub mod mix;
 pub mod output;
 pub mod protocol;

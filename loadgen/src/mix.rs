@@ -47,11 +47,22 @@ pub struct Step {
     status: u16,
     regex: Option<Regex>,
     capture: bool,
+    /// A gRPC call's answer: its body exactly (--grpc).
+    exact: Option<Vec<u8>>,
+}
+
+impl Step {
+    /// A gRPC call: a 200 whose body is exactly `body` (crate::grpc).
+    pub fn exact(name: String, template: Template, body: Vec<u8>) -> Step {
+        Step { name, template, status: 200, regex: None, capture: false, exact: Some(body) }
+    }
 }
 
 #[derive(Debug)]
 pub struct Mix {
     pub steps: Vec<Step>,
+    /// Its steps are --grpc's calls, not --mix's kinds of request: not reported one by one.
+    pub calls: bool,
     /// Every step index as often as its count.
     cycle: Vec<usize>,
     seed: u64,
@@ -88,7 +99,7 @@ impl Mix {
                 None => None,
             };
             cycle.extend(std::iter::repeat_n(index, step.count));
-            steps.push(Step { name: step.name, template, status: step.status, regex, capture: step.capture });
+            steps.push(Step { name: step.name, template, status: step.status, regex, capture: step.capture, exact: None });
         }
         if cycle.len() > MAX_CYCLE {
             return Err(format!("--mix: a cycle of {} requests; at most {MAX_CYCLE}", cycle.len()));
@@ -96,12 +107,22 @@ impl Mix {
         if steps.iter().any(|s| s.template.captures()) && !steps.iter().any(|s| s.capture) {
             return Err("--mix: a step's path takes {captured} but no step captures a Location".into());
         }
-        Ok(Mix { steps, cycle, seed: spec.seed })
+        Ok(Mix { steps, cycle, seed: spec.seed, calls: false })
+    }
+
+    /// --grpc's calls, each once per cycle.
+    pub fn of_calls(steps: Vec<Step>) -> Mix {
+        Mix { cycle: (0..steps.len()).collect(), steps, seed: 0, calls: true }
+    }
+
+    /// The exact body a step's answer must have (a gRPC call's), if it is one.
+    pub fn exact(&self, step: usize) -> Option<&[u8]> {
+        self.steps[step].exact.as_deref()
     }
 
     /// Whether any answer's body is checked (so bodies are kept).
     pub fn validates_body(&self) -> bool {
-        self.steps.iter().any(|s| s.regex.is_some())
+        self.steps.iter().any(|s| s.regex.is_some() || s.exact.is_some())
     }
 
     /// Connection slot `slot`'s place, at the start of its first cycle.

@@ -164,7 +164,7 @@ impl Report {
                 Second { second, requests: s.requests, errors: s.errors, p99_us }
             })
             .collect();
-        let mix = config.mix.as_ref().map(|mix| {
+        let mix = config.mix.as_ref().filter(|mix| !mix.calls).map(|mix| {
             mix.steps
                 .iter()
                 .zip(&stats.mix)

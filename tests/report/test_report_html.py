@@ -145,3 +145,11 @@ def test_at_a_glance_reads_a_shared_first_place_as_an_overlap_group_and_gives_th
             "so their order is not known), 51.8k req/s, 51.7k req/s") in first
     # 51,758 / 6,401 with [50,715 / 6,479, 52,515 / 6,368]: the digits those intervals support.
     assert "; 8.1&times; [7.8-8.2] the last, Gamma" in first
+
+
+def test_a_point_without_a_valid_answer_renders_a_note_not_a_chart():
+    data = _summary()
+    point = data["workloads"][0]["points"][0]
+    for result in point["results"]:
+        result["latency_us"] = dict.fromkeys(result["latency_us"])
+    assert "no latency: no valid answer" in html.render(data)

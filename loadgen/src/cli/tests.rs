@@ -92,3 +92,17 @@ fn threads_never_exceed_connections() {
     let c = config(&["-c", "2", "-t", "8", "http://127.0.0.1:8080/x"]).unwrap();
     assert_eq!((c.threads, c.addr.port()), (2, 8080));
 }
+
+#[test]
+fn grpc_calls_go_over_http2_alone_and_refuse_the_flags_that_would_set_a_request() {
+    let calls = r#"{"calls": [{"request": "0801", "replies": ["0801"]}]}"#;
+    let c = config(&["--grpc", calls, "--http", "2", "--streams", "4", "http://127.0.0.1:1/p.S/M"]).unwrap();
+    let mix = c.mix.unwrap();
+    assert!(mix.calls && mix.exact(0).is_some() && c.http2 && c.pipeline == 4);
+    assert!(config(&["--grpc", calls, "http://127.0.0.1:1/p.S/M"]).unwrap_err().contains("--grpc needs --http 2"));
+    for flags in [&["--sessions"][..], &["--no-keepalive"], &["-m", "PUT"], &["--body-size", "9"], &["--expect-body", "x"]] {
+        let error = config(&[&["--grpc", calls, "--http", "2"][..], flags, &["http://127.0.0.1:1/"]].concat()).unwrap_err();
+        assert!(error.contains("--grpc cannot be combined with"), "{flags:?}: {error}");
+    }
+    assert!(config(&["--grpc", calls, "--mix", "{}", "--http", "2", "http://127.0.0.1:1/"]).is_err());
+}

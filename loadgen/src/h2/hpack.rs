@@ -1,5 +1,5 @@
-//! HPACK (RFC 7541) decoding of a server's header blocks for what the client checks: the status and the
-//! set-cookie values. Every representation is parsed and the dynamic table kept as the RFC says, but a value
+//! HPACK (RFC 7541) decoding of a server's header blocks for what the client checks: the status, the
+//! set-cookie values, and gRPC's content type and grpc-status. Every representation is parsed and the dynamic table kept as the RFC says, but a value
 //! that is neither of those two and goes into no table is skipped without being Huffman-decoded or copied, and
 //! one that goes into the table is only measured (see `Lengths`).
 //! Decoding every field with a buffer per name and per value (httlib-hpack's decoder) took 8 % of the
@@ -25,6 +25,7 @@ const STATIC_NAMES: [&[u8]; 61] = [
 const STATIC_STATUSES: [u16; 7] = [200, 204, 206, 304, 400, 404, 500];
 const STATUS: usize = 8;
 const SET_COOKIE: usize = 55;
+const CONTENT_TYPE: usize = 31;
 /// SETTINGS_HEADER_TABLE_SIZE: the client never changes the default.
 const TABLE_SIZE: usize = 4096;
 /// Bytes an entry counts beyond its name and value (RFC 7541 section 4.1).
@@ -35,6 +36,10 @@ const ENTRY_OVERHEAD: usize = 32;
 pub struct Fields {
     pub status: Option<u16>,
     pub cookies: Vec<Vec<u8>>,
+    /// Content-Type is application/grpc (or application/grpc+...).
+    pub grpc_type: bool,
+    /// grpc-status (u32::MAX for a value that is not a number).
+    pub grpc_status: Option<u32>,
 }
 
 /// The field a name stands for, as far as the client cares.
@@ -42,6 +47,8 @@ pub struct Fields {
 enum Kind {
     Status,
     SetCookie,
+    ContentType,
+    GrpcStatus,
     Other,
 }
 
@@ -50,6 +57,8 @@ impl Kind {
         match name {
             b":status" => Kind::Status,
             b"set-cookie" => Kind::SetCookie,
+            b"content-type" => Kind::ContentType,
+            b"grpc-status" => Kind::GrpcStatus,
             _ => Kind::Other,
         }
     }
@@ -141,6 +150,7 @@ impl Decoder {
                 Ok(())
             }
             SET_COOKIE => keep(Kind::SetCookie, b"", fields), // the static entry's value is empty
+            CONTENT_TYPE => keep(Kind::ContentType, b"", fields),
             1..=61 => Ok(()),
             _ => {
                 let entry = self.table.get(index - 62).ok_or_else(|| format!("header table index {index} is out of range"))?;
@@ -161,6 +171,7 @@ impl Decoder {
                 let kind = match index {
                     STATUS..=14 => Kind::Status,
                     SET_COOKIE => Kind::SetCookie,
+                    CONTENT_TYPE => Kind::ContentType,
                     _ => Kind::Other,
                 };
                 (kind, STATIC_NAMES[index - 1].len())
@@ -245,6 +256,12 @@ fn keep(kind: Kind, value: &[u8], fields: &mut Fields) -> Result<(), String> {
             fields.status = Some(status.ok_or_else(|| format!("a :status of {:?}", String::from_utf8_lossy(value)))?);
         }
         Kind::SetCookie => fields.cookies.push(value.to_vec()),
+        Kind::ContentType => {
+            fields.grpc_type = value == b"application/grpc" || value.starts_with(b"application/grpc+");
+        }
+        Kind::GrpcStatus => {
+            fields.grpc_status = Some(std::str::from_utf8(value).ok().and_then(|s| s.parse().ok()).unwrap_or(u32::MAX));
+        }
         Kind::Other => {}
     }
     Ok(())

@@ -29,6 +29,8 @@ pub struct Answer {
     /// Empty unless the client keeps bodies (to check them).
     pub body: Vec<u8>,
     pub cookies: Vec<Vec<u8>>,
+    /// Its content type's and grpc-status's word (trailers or a trailers-only answer).
+    pub grpc: crate::grpc::End,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -266,9 +268,12 @@ impl Client {
     }
 
     fn headers(&mut self, id: u32, block: &[u8], end_stream: bool, events: &mut Vec<Event>) -> Result<(), String> {
-        let Fields { status, cookies } =
+        let Fields { status, cookies, grpc_type, grpc_status } =
             self.decoder.decode(block).map_err(|e| format!("a header block does not decode: {e}"))?;
         let stream = self.stream(id)?;
+        if grpc_status.is_some() {
+            stream.answer.grpc.status = grpc_status;
+        }
         if !stream.final_headers {
             // A HEADERS frame that is not trailers must say its status.
             let status = status.ok_or_else(|| format!("the headers of stream {id} have no :status"))?;
@@ -278,6 +283,7 @@ impl Client {
             stream.final_headers = true;
             stream.answer.status = status;
             stream.answer.cookies = cookies;
+            stream.answer.grpc.grpc_type = grpc_type;
         }
         if end_stream {
             self.finish(id, events);

@@ -52,8 +52,8 @@ fn answers_come_per_stream_through_continuation_padding_and_informational_header
     for byte in &input {
         client.receive(std::slice::from_ref(byte), &mut out, &mut events).unwrap();
     }
-    let first = Answer { stream: 3, status: 200, body: b"hel".to_vec(), cookies: vec![b"sid=1".to_vec()] };
-    let second = Answer { stream: 1, status: 404, body: Vec::new(), cookies: Vec::new() };
+    let first = Answer { stream: 3, status: 200, body: b"hel".to_vec(), cookies: vec![b"sid=1".to_vec()], ..Answer::default() };
+    let second = Answer { stream: 1, status: 404, ..Answer::default() };
     assert_eq!(events, [Event::Answer(first), Event::Answer(second)]);
     assert_eq!(client.open_streams(), 0);
 }
@@ -87,4 +87,27 @@ fn protocol_errors_are_the_connections() {
     assert!(client.receive(&data, &mut out, &mut Vec::new()).unwrap_err().contains("stream 5"));
     let (mut client, mut out) = self::client();
     assert!(client.receive(b"HTTP/1.1 400 Bad Request\r\n\r\n", &mut out, &mut Vec::new()).is_err());
+}
+
+#[test]
+fn a_grpc_answer_keeps_its_type_and_the_status_of_its_trailers_or_of_a_trailers_only_answer() {
+    let (mut client, mut out) = client();
+    let post = b"POST /p.S/M HTTP/1.1\r\nHost: h\r\ncontent-type: application/grpc\r\nte: trailers\r\nContent-Length: 7\r\n\r\n\0\0\0\0\x02\x08\x01";
+    client.request(post, &mut out).unwrap();
+    client.request(post, &mut out).unwrap();
+    let mut encoder = Encoder::new();
+    let mut input = Vec::new();
+    let head = [(&b":status"[..], &b"200"[..]), (&b"content-type"[..], &b"application/grpc"[..])];
+    headers_frame(&mut input, 1, frame::END_HEADERS, &encoder.encode(head));
+    frame::write_header(&mut input, 7, frame::DATA, 0, 1);
+    input.extend_from_slice(b"\0\0\0\0\x02\x08\x02");
+    headers_frame(&mut input, 1, frame::END_HEADERS | frame::END_STREAM, &encoder.encode([(&b"grpc-status"[..], &b"0"[..])]));
+    let only = [(&b":status"[..], &b"200"[..]), (&b"content-type"[..], &b"application/grpc+proto"[..]), (&b"grpc-status"[..], &b"3"[..])];
+    headers_frame(&mut input, 3, frame::END_HEADERS | frame::END_STREAM, &encoder.encode(only));
+    let mut events = Vec::new();
+    client.receive(&input, &mut out, &mut events).unwrap();
+    let ended = |status| crate::grpc::End { grpc_type: true, status: Some(status) };
+    let first = Answer { stream: 1, status: 200, body: b"\0\0\0\0\x02\x08\x02".to_vec(), grpc: ended(0), ..Answer::default() };
+    let second = Answer { stream: 3, status: 200, grpc: ended(3), ..Answer::default() };
+    assert_eq!(events, [Event::Answer(first), Event::Answer(second)]);
 }

@@ -46,7 +46,7 @@ impl Http1 {
             let encoding = &bytes[response.encoding.0..response.encoding.1];
             let location = &bytes[response.location.0..response.location.1];
             let cookies = Cookies::In(bytes, response.set_cookies);
-            return Unit::Answer(Answer { stream: 0, status, body, cookies, close, encoding, location });
+            return Unit::Answer(Answer { stream: 0, status, body, cookies, close, encoding, location, grpc: Default::default() });
         }
     }
 

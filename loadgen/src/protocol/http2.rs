@@ -43,6 +43,11 @@ impl Http2 {
     ) -> Result<u32, String> {
         http1.clear();
         visitor.write_request(template, http1, rng);
+        self.send(http1, out)
+    }
+
+    /// A request the caller wrote as HTTP/1.1, on a new stream.
+    pub fn send(&mut self, http1: &[u8], out: &mut Vec<u8>) -> Result<u32, String> {
         self.client.request(http1, out)
     }
 
@@ -73,6 +78,7 @@ impl Http2 {
                     // Not read over HTTP/2 yet: --expect-encoding and --mix refuse --http 2.
                     encoding: b"",
                     location: b"",
+                    grpc: answer.grpc,
                 }),
                 Event::Reset(stream) => Unit::Reset(*stream),
                 Event::GoAway(last) => Unit::GoAway(*last),

@@ -77,6 +77,8 @@ pub struct Answer<'a> {
     pub encoding: &'a [u8],
     /// Its Location (empty: none; read over HTTP/1.1 only, for --mix).
     pub location: &'a [u8],
+    /// How a gRPC answer ended (HTTP/2 only; the default over HTTP/1.1).
+    pub grpc: crate::grpc::End,
 }
 
 /// The values of an answer's Set-Cookie headers.

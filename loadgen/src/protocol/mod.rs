@@ -87,6 +87,17 @@ impl Protocol {
         Ok(0)
     }
 
+    /// Sends a request written as HTTP/1.1 already (a --mix step or --grpc call); returns its stream as `request`.
+    pub fn send(&mut self, written: &[u8], out: &mut Vec<u8>) -> Result<u32, String> {
+        match self {
+            Protocol::Http2(h2) => h2.send(written, out),
+            Protocol::Http1(_) | Protocol::WebSocket(_) => {
+                out.extend_from_slice(written);
+                Ok(0)
+            }
+        }
+    }
+
     /// Bytes the transport gave (none and `eof` when the server has closed), to read with `next`; what
     /// the protocol answers on its own as it reads goes to `out`.
     pub fn input<'d>(&mut self, data: &'d [u8], eof: bool, out: &mut Vec<u8>) -> Input<'d> {

@@ -242,9 +242,10 @@ impl<D: Driver> Worker<D> {
         let (out, _) = conn.transport.writer(&mut conn.out);
         let sent = match (&self.config.mix, conn.turn.as_mut()) {
             (Some(mix), Some(turn)) => {
-                let step = mix.write(turn, out);
+                self.request.clear();
+                let step = mix.write(turn, &mut self.request);
                 self.stats.mix[step].sent += 1;
-                Ok((0, Some(step)))
+                conn.protocol.send(&self.request, out).map(|s| (s, Some(step)))
             }
             _ => conn.protocol.request(&conn.visitor, &self.config.template, &mut self.rng, &mut self.request, out).map(|s| (s, None)),
         };

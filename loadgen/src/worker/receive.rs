@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use super::{Driver, Worker};
 use crate::check;
+use crate::grpc;
 use crate::cli::Config;
 use crate::conn::{InFlight, State};
 use crate::protocol::Unit;
@@ -55,9 +56,10 @@ impl<D: Driver> Worker<D> {
                             let checked = Checked { status: answer.status, body: answer.body, encoding: answer.encoding };
                             let decode = decode.then_some(&mut self.inflated);
                             let outcome = match (request.step, &self.config.mix, conn.turn.as_mut()) {
-                                (Some(step), Some(mix), Some(turn)) => {
-                                    Verdict::Checked(mix.check(step, turn, answer.status, answer.body, answer.location))
-                                }
+                                (Some(step), Some(mix), Some(turn)) => Verdict::Checked(match mix.exact(step) {
+                                    Some(want) => grpc::check(answer.status, answer.body, answer.grpc, want),
+                                    None => mix.check(step, turn, answer.status, answer.body, answer.location),
+                                }),
                                 _ => verdict(&self.config, &mut conn.visitor, &mut self.rng, checked, decode, cookies),
                             };
                             Step::Answered { request, status: answer.status, outcome, close: answer.close }

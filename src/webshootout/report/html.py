@@ -197,6 +197,8 @@ def _spectrum(point: dict, colors: dict) -> str:
     series = [svg.Series(r["display"], colors[r["framework"]],
                          [(x, r["latency_us"][key]) for key, x in SPECTRUM if r["latency_us"][key]])
               for r in point["results"]]
+    if not any(s.points for s in series):  # no trial of the point got a valid answer
+        return '<p class="note">no latency: no valid answer</p>'
     ticks = [(x, fmt.PERCENTILE_NAMES[key]) for key, x in SPECTRUM]
     return svg.lines(f"{_latency_name(point)}: latency percentiles at {point['label']}", series,
                      svg.Axes(ticks, _ms, "percentile", "latency (ms, log scale)", y_log=True))

@@ -3,7 +3,6 @@ check's calls and their errors, and shootout-load's --grpc spec of requests and 
 
 from __future__ import annotations
 
-import base64
 import functools
 import json
 import sys
@@ -57,12 +56,18 @@ def expect_bytes(ctx: Context, name: str, request, got: list[bytes], replies: li
     """The answer's messages must be the replies' encodings, byte for byte: what shootout-load compares."""
     want = [reply.SerializeToString() for reply in replies]
     if got != want:
-        reply_type = type(replies[0]) if replies else None
-        shown = [str(reply_type.FromString(m)).strip() if reply_type else m for m in got[:3]]
+        shown = [_shown(type(replies[0]), m) for m in got[:3]] if replies else got[:3]
         raise VerifyError(_what(ctx, name, request),
                           f"{len(got)} message(s) {shown}{' ...' if len(got) > 3 else ''}, expected {len(want)}: "
-                          f"{[str(r).strip() for r in replies[:3]]}{' ...' if len(want) > 3 else ''} (or "
+                          f"{[_text(r) for r in replies[:3]]}{' ...' if len(want) > 3 else ''} (or "
                           f"their bytes differ from the reference encoding: {got[:1]!r} vs {want[:1]!r})")
+
+
+def _shown(reply_type, message: bytes) -> str:
+    try:
+        return _text(reply_type.FromString(message))
+    except Exception:  # noqa: BLE001 - protobuf's DecodeError: not a message at all
+        return f"not a {reply_type.__name__}: {message!r}"
 
 
 def expect_invalid(ctx: Context, call: Callable, request, name: str) -> None:
@@ -88,18 +93,21 @@ def server_stream(ch: grpc.Channel, path: str) -> Callable:
 
 
 def load_spec(calls: list[tuple[object, list]]) -> str:
-    """shootout-load's --grpc: each (request, replies) as base64 of their encodings."""
-    encoded = [{"request": _b64(request), "replies": [_b64(reply) for reply in replies]} for request, replies in calls]
+    """shootout-load's --grpc: each (request, replies) as the hex of their encodings."""
+    encoded = [{"request": _hex(request), "replies": [_hex(reply) for reply in replies]} for request, replies in calls]
     return json.dumps({"calls": encoded}, separators=(",", ":"))
 
 
-def _b64(message) -> str:
-    return base64.b64encode(message.SerializeToString()).decode()
+def _hex(message) -> str:
+    return message.SerializeToString().hex()
+
+
+def _text(message) -> str:
+    return f"{type(message).__name__}({' '.join(str(message).split())})"
 
 
 def _what(ctx: Context, name: str, request) -> str:
-    fields = " ".join(str(request).split()) or "(all fields zero)"
-    return f"{name}({fields}) at {ctx.path} over {'TLS' if ctx.link.ca else 'h2c'}"
+    return f"{name}{_text(request).removeprefix(type(request).__name__)} at {ctx.path} over {'TLS' if ctx.link.ca else 'h2c'}"
 
 
 def _status(exc: grpc.RpcError) -> str:
