@@ -15,7 +15,7 @@ from typing import Iterator
 
 from .. import harness, server
 from ..services import certs
-from ..workloads import probe, registry, transport, verify_all
+from ..workloads import probe, registry, transport, verify_each
 
 
 
@@ -26,15 +26,16 @@ class Outcome:
     unchecked: str | None = None  # why it could not be checked here
 
 
-def over(served: harness.Served, link: probe.Link, workloads: list[str]) -> Iterator[Outcome]:
-    """Every workload through `link`, then (HTTP/2) that the connection's streams run at once."""
-    if link.http2:
-        workloads = [w for w in workloads if not registry.get(w).http1_only]
-    contexts = {w: dataclasses.replace(served.context(w), link=link) for w in workloads}
-    for workload, reason in verify_all(contexts).items():
-        yield Outcome(f"{workload} over {link.name}", reason)
-    if link.http2:
-        yield _streams(served, link)
+def over(served: harness.Served, links: tuple[probe.Link, ...], workloads: list[str]) -> Iterator[Outcome]:
+    """Every workload through each of `links` (one wait for the Date tick serves them all), then (HTTP/2) that the
+    connection's streams run at once."""
+    checks = [(w, dataclasses.replace(served.context(w), link=link)) for link in links for w in workloads
+              if not (link.http2 and registry.get(w).http1_only)]
+    for (workload, ctx), reason in zip(checks, verify_each(checks)):
+        yield Outcome(f"{workload} over {ctx.link.name}", reason)
+    for link in links:
+        if link.http2:
+            yield _streams(served, link)
 
 
 def _streams(served: harness.Served, link: probe.Link) -> Outcome:
@@ -54,7 +55,7 @@ def cleartext(served: harness.Served, workloads: list[str]) -> Iterator[Outcome]
     """What the cleartext server claims besides HTTP/1.1: h2c with prior knowledge (the workloads of HTTP/2 only
     were checked over h2c already, by the cleartext check itself)."""
     if served.variant.transport.h2c:
-        yield from over(served, probe.Link(http2=True), [w for w in workloads if not registry.get(w).http2_only])
+        yield from over(served, (probe.Link(http2=True),), [w for w in workloads if not registry.get(w).http2_only])
 
 
 def tls(served: harness.Served, workloads: list[str]) -> Iterator[Outcome]:
@@ -68,10 +69,10 @@ def tls(served: harness.Served, workloads: list[str]) -> Iterator[Outcome]:
         yield Outcome("TLS handshake", transport.handshake_failure(exc))
         return
     yield Outcome("TLS handshake and ALPN", transport.alpn_problem(chosen, claimed))
-    if claimed.h1:
-        yield from over(served, at.link, workloads)
+    links = (at.link,) if claimed.h1 else ()
     if claimed.h2 and chosen[transport.OFFERS[-1]] == "h2":  # else the line above said why not
-        yield from over(served, dataclasses.replace(at.link, http2=True), workloads)
+        links += (dataclasses.replace(at.link, http2=True),)
+    yield from over(served, links, workloads)
 
 
 def with_certs(env: server.Environment) -> server.Environment:

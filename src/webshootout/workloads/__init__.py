@@ -12,15 +12,21 @@ from .registry import REGISTRY
 
 def verify_all(contexts: dict[str, Context]) -> dict[str, str | None]:
     """Per workload, None when it meets the contract through its context, else the reason (request and
-    difference). Each check's Date must change over DATE_TICK: the checks run one after another, and only then
-    do their second answers come, so one wait serves them all. The contexts are closed at the end."""
+    difference)."""
+    return dict(zip(contexts, verify_each(list(contexts.items()))))
+
+
+def verify_each(checks: list[tuple[str, Context]]) -> list[str | None]:
+    """verify_all for (workload, context) pairs, one workload maybe through several contexts (links). Each check's
+    Date must change over DATE_TICK: the checks run one after another, and only then do their second answers come,
+    so one wait serves them all. The contexts are closed at the end."""
     try:
-        reasons = {workload: _reason(workload, REGISTRY[workload].verify, ctx) for workload, ctx in contexts.items()}
-        for workload, ctx in contexts.items():
-            if reasons[workload] is None:
-                reasons[workload] = _reason(workload, Context.finish, ctx)
+        reasons = [_reason(workload, REGISTRY[workload].verify, ctx) for workload, ctx in checks]
+        for i, (workload, ctx) in enumerate(checks):
+            if reasons[i] is None:
+                reasons[i] = _reason(workload, Context.finish, ctx)
     finally:
-        for ctx in contexts.values():
+        for _, ctx in checks:
             ctx.close()
     return reasons
 
@@ -35,4 +41,4 @@ def _reason(workload: str, step: Callable[[Context], None], ctx: Context) -> str
     return None
 
 
-__all__ = ["Context", "Target", "VerifyError", "verify_all"]
+__all__ = ["Context", "Target", "VerifyError", "verify_all", "verify_each"]
