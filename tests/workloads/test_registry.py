@@ -16,6 +16,7 @@ OTHER_MEANINGS = {
     ("json", "cli.py"): "the --format of `shootout report`",
     ("json", "report/__init__.py"): "the summary.json format",
     ("json", "commands/report.py"): "the summary.json format",
+    ("json", "report/conform_table.py"): "the summary.json format, which takes no conform table",
     ("session", "engine/eta.py"): "a trial line's session: the run's start or a --resume",
     ("session", "commands/run.py"): "a trial line's session: the start whose probes meta.json's entry sums up",
     ("static", "services/assets.py"): "the directory the served files are written to",
