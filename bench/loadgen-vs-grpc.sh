@@ -78,40 +78,14 @@ measure() {
   esac
   /usr/bin/time -o "$work/time" -f "%U %S" taskset -c "$CLIENT_CPU" "${argv[@]}" > "$work/out" 2> "$work/err" || {
     echo "$tool ($2) failed: $(tail -c 400 "$work/err")" >&2; return 1; }
-  python3 - "$tool" "$work/out" "$work/time" <<'PY'
-import json, re, sys
-tool, out, timing = sys.argv[1:]
-text = open(out).read()
-if tool == "shootout-load":
-    data = json.loads(text)
-    calls, errors = data["requests"], sum(data["errors"].values())
-elif tool == "ghz":
-    data = json.loads(text)
-    codes = data.get("statusCodeDistribution", {})
-    calls, errors = codes.get("OK", 0), sum(v for k, v in codes.items() if k != "OK")
-else:
-    counts = re.search(r"requests: \d+ total, \d+ started, \d+ done, (\d+) succeeded, (\d+) failed, (\d+) errored", text)
-    if not counts:
-        sys.exit(f"h2load printed no request count: {text[-400:]}")
-    calls, errors = int(counts.group(1)), int(counts.group(2)) + int(counts.group(3))
-if errors:
-    print(f"{tool}: {errors} errors", file=sys.stderr)
-user, system = open(timing).read().split()[-2:]
-print(calls, round(float(user) + float(system), 3))
-PY
+  python3 "$root/bench/counts.py" "$tool" "$work/out" "$work/time"
 }
 
 echo "server: grpc-go (GOMAXPROCS 1) on CPU $SERVER_CPU; tools on CPU $CLIENT_CPU, $CONNECTIONS connections," \
      "${DURATION}s per run, $PAIRS rounds"
 printf '%-16s %-6s %-14s %10s %8s %14s\n' case round tool "calls/s" "CPU s" "calls/CPU-s"
 summary=()
-median() {
-  python3 -c "
-import statistics, sys
-r = [float(x) for x in sys.argv[2:]]
-print(f'{sys.argv[1]:30} median {statistics.median(r):.2f}  (rounds: {\", \".join(f\"{x:.2f}\" for x in r)})')
-" "$@"
-}
+median() { python3 "$root/bench/median.py" "$@"; }
 tools=(shootout-load ghz h2load)
 for name in "${order[@]}"; do
   declare -A ratios=([ghz]="" [h2load]="")

@@ -104,37 +104,14 @@ measure() {
   fi
   /usr/bin/time -o "$work/time" -f "%U %S" taskset -c "$CLIENT_CPU" "${argv[@]}" > "$work/out" 2> "$work/err" || {
     echo "$tool ($2) failed: $(tail -c 400 "$work/err")" >&2; return 1; }
-  python3 - "$tool" "$work/out" "$work/time" <<'PY'
-import json, re, sys
-tool, out, timing = sys.argv[1:]
-text = open(out).read()
-if tool in ("shootout-load", "h2-crate"):
-    data = json.loads(text)
-    requests = data["requests"]
-    errors = sum(data["errors"].values()) if isinstance(data["errors"], dict) else data["errors"]
-else:
-    counts = re.search(r"requests: \d+ total, \d+ started, \d+ done, (\d+) succeeded, (\d+) failed, (\d+) errored", text)
-    if not counts:
-        sys.exit(f"h2load printed no request count: {text[-400:]}")
-    requests, errors = int(counts.group(1)), int(counts.group(2)) + int(counts.group(3))
-if errors:
-    print(f"{tool}: {errors} errors", file=sys.stderr)
-user, system = open(timing).read().split()[-2:]
-print(requests, round(float(user) + float(system), 3))
-PY
+  python3 "$root/bench/counts.py" "$tool" "$work/out" "$work/time"
 }
 
 echo "server: nginx (1 worker) on CPU $SERVER_CPU; tools on CPU $CLIENT_CPU, 1 thread, $CONNECTIONS connections," \
      "${DURATION}s per run, $PAIRS rounds"
 printf '%-26s %-6s %-14s %10s %8s %12s\n' case round tool "req/s" "CPU s" "req/CPU-s"
 summary=()
-median() {
-  python3 -c "
-import statistics, sys
-r = [float(x) for x in sys.argv[2:]]
-print(f'{sys.argv[1]:36} median {statistics.median(r):.2f}  (rounds: {\", \".join(f\"{x:.2f}\" for x in r)})')
-" "$@"
-}
+median() { python3 "$root/bench/median.py" "$@"; }
 for name in "${order[@]}"; do
   ratios=() crate_ratios=()
   tools=(shootout-load h2load)

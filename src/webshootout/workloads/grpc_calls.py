@@ -84,6 +84,17 @@ def expect_invalid(ctx: Context, call: Callable, request, name: str) -> None:
     raise VerifyError(_what(ctx, name, request), f"status OK with {len(got)} message(s), expected INVALID_ARGUMENT")
 
 
+def verify(ctx: Context, name: str, open_call: Callable, valid: list, invalid: list) -> None:
+    """Each of `valid`, (request, replies), must answer exactly its replies with status OK, and each `invalid`
+    request INVALID_ARGUMENT and no message; `open_call(channel, path)` is the method's grpcio callable."""
+    with channel(ctx) as ch:
+        call = open_call(ch, ctx.path)
+        for request, replies in valid:
+            expect_bytes(ctx, name, request, answers(ctx, call, request, name), replies)
+        for request in invalid:
+            expect_invalid(ctx, call, request, name)
+
+
 def unary(ch: grpc.Channel, path: str) -> Callable:
     return ch.unary_unary(path, request_serializer=_raw, response_deserializer=_raw)
 

@@ -19,14 +19,9 @@ def _replies(proto, start: int, n: int) -> list:
 
 def verify(ctx: Context) -> None:
     proto = grpc_calls.messages()
-    with grpc_calls.channel(ctx) as channel:
-        call = grpc_calls.server_stream(channel, ctx.path)
-        for start, n in COUNTS:
-            request = proto.CountRequest(start=start, n=n)
-            got = grpc_calls.answers(ctx, call, request, "Count")
-            grpc_calls.expect_bytes(ctx, "Count", request, got, _replies(proto, start, n))
-        for start, n in INVALID:
-            grpc_calls.expect_invalid(ctx, call, proto.CountRequest(start=start, n=n), "Count")
+    grpc_calls.verify(ctx, "Count", grpc_calls.server_stream,
+                      [(proto.CountRequest(start=start, n=n), _replies(proto, start, n)) for start, n in COUNTS],
+                      [proto.CountRequest(start=start, n=n) for start, n in INVALID])
 
 
 def target(ctx: Context, n: int) -> Target:

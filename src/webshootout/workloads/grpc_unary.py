@@ -11,14 +11,9 @@ INVALID = ((-1, 5), (5, -1), (-MAX - 1, -MAX - 1))
 
 def verify(ctx: Context) -> None:
     proto = grpc_calls.messages()
-    with grpc_calls.channel(ctx) as channel:
-        call = grpc_calls.unary(channel, ctx.path)
-        for a, b in SUMS:
-            request = proto.SumRequest(a=a, b=b)
-            got = grpc_calls.answers(ctx, call, request, "Sum")
-            grpc_calls.expect_bytes(ctx, "Sum", request, got, [proto.SumReply(sum=a + b)])
-        for a, b in INVALID:
-            grpc_calls.expect_invalid(ctx, call, proto.SumRequest(a=a, b=b), "Sum")
+    grpc_calls.verify(ctx, "Sum", grpc_calls.unary,
+                      [(proto.SumRequest(a=a, b=b), [proto.SumReply(sum=a + b)]) for a, b in SUMS],
+                      [proto.SumRequest(a=a, b=b) for a, b in INVALID])
 
 
 def target(ctx: Context) -> Target:
