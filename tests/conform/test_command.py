@@ -10,6 +10,7 @@ import pytest
 from webshootout.commands import conform as conform_cmd
 from webshootout.conform import catalog, record
 from webshootout.conform.probe import HTTP2
+from webshootout.workloads import registry
 
 from .servers import FakeServer
 
@@ -94,3 +95,15 @@ def test_the_table_names_the_worst_finding_first_fails_then_warns():
     assert record.cell(findings) == "1/3, fail b"
     assert record.rows([record.Stack("x", error="not built: ./shootout setup --frameworks x")]) == [
         ("x", "not built", "", "", "", "", "")]
+
+
+def test_a_grpc_server_gets_no_http1_probe_and_an_id_with_neither_path_is_said(tmp_path, capsys, built):
+    grpc = next(w.name for w in registry.REGISTRY.values() if w.http2_only)
+    settings = _settings(tmp_path, ("calls", "pathless"))
+    calls, pathless = settings.variants()
+    calls.path_of, pathless.path_of = {grpc: "/webshootout.Bench/Sum"}.get, {}.get
+    stack = FakeStack()
+    assert conform_cmd.run(settings, _args(), stack) == 0
+    stacks = {s["id"]: s for s in _written(tmp_path)["stacks"]}
+    assert stack.started == 1 and stacks["calls"]["findings"] == [] and stacks["calls"]["error"] is None
+    assert "nor an HTTP/2-only workload's" in stacks["pathless"]["error"]

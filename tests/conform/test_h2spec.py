@@ -82,3 +82,13 @@ def test_a_section_past_the_deadline_is_named_and_stopped_while_the_others_count
     assert why == "http2/5: h2spec did not finish within 1 s"
     left = subprocess.run(["pgrep", "-f", "sleep 60"], capture_output=True, text=True).stdout.split()
     assert not left
+
+
+def test_for_a_grpc_server_a_case_failed_for_want_of_an_answer_is_skipped_and_others_stand():
+    refused = REPORT.replace("GOAWAY Frame (Error Code: FLOW_CONTROL_ERROR)\nConnection closed",
+                             "DATA frame\nRST_STREAM Frame (length:4, flags:0x00, stream_id:1)")
+    graded = [(f.grade, f.reason) for _, f in h2spec.calls_only(h2spec.parse(refused))]
+    assert graded[1] == ("skip", "no answer to a request that is not a gRPC call: "
+                                 "expected DATA frame; got RST_STREAM Frame (length:4, flags:0x00, stream_id:1)")
+    assert [g for g, _ in graded] == ["pass", "skip", "skip"]
+    assert [f.grade for _, f in h2spec.calls_only(h2spec.parse(REPORT))] == ["pass", "fail", "skip"]

@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import tempfile
 import time
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -55,7 +56,7 @@ class _Serving:
 
     def target(self) -> Target:
         srv = self.served.server
-        return Target(srv.host, srv.port, self.variant.path_of(registry.QUICK), self.variant.path_of(registry.BODY),
+        return Target(srv.host, srv.port, _aim(self.variant), self.variant.path_of(registry.BODY),
                       tls=srv.ca is not None, ca=srv.ca, memory=self.memory)
 
     def memory(self) -> int | None:
@@ -89,11 +90,19 @@ def _shown(data: bytes) -> str:
     return repr(data[:SHOWN]) + more
 
 
+def _aim(variant: stacks_catalog.Variant) -> str | None:
+    """The path the probes ask for: the quick workload's; for a server of HTTP/2 alone (gRPC), its first
+    HTTP/2-only workload's, where h2spec alone is aimed (its cases judge frames, whatever the answer's status)."""
+    quick = variant.path_of(registry.QUICK)
+    return quick or next((variant.path_of(w.name) for w in registry.REGISTRY.values()
+                          if w.http2_only and variant.path_of(w.name)), None)
+
+
 def _why_not(variant: stacks_catalog.Variant) -> str | None:
     if variant.unavailable:
         return f"unavailable ({variant.unavailable})"
-    if variant.path_of(registry.QUICK) is None:
-        return f"maps no {registry.QUICK} path, the probes' target"
+    if _aim(variant) is None:
+        return f"maps no {registry.QUICK} path nor an HTTP/2-only workload's, the probes' target"
     if not provision.is_built(variant):
         return f"not built: ./shootout setup --frameworks {variant.id}"
     return None
@@ -114,6 +123,8 @@ def probe_stack(subject: _Serving, probes: tuple[Probe, ...], show: bool, findin
 def _one(variant, envs: _Envs, stack, settings: Settings, probes: Probes, show: bool) -> record.Stack:
     result, started = record.Stack(variant.id), time.monotonic()
     result.http2 = conform_h2.transport_of(variant)
+    if variant.path_of(registry.QUICK) is None:  # gRPC alone: our probes expect the quick workload's answer
+        probes = replace(probes, h1=(), h2=(), calls_only=True)
     try:
         with contextlib.closing(_Serving(variant, envs.plain, stack, settings)) as subject:
             probe_stack(subject, probes.h1, show, result.findings)

@@ -21,6 +21,7 @@ class Probes:
     h2: tuple[Probe, ...]
     h2spec: Path | bool = False
     entries: dict[str, dict] = field(default_factory=dict)  # h2spec's cases as conform.json lists probes
+    calls_only: bool = False  # a gRPC server, which answers only gRPC calls (h2spec.calls_only)
 
     def all(self) -> tuple:
         return (*self.h1, *self.h2, *self.entries.values())
@@ -57,6 +58,7 @@ def probe(subject, probes: Probes, show: bool, result: record.Stack, each: Calla
         return
     vid = subject.variant.id
     cases, why = h2spec.run(probes.h2spec, subject.target())
+    cases = h2spec.calls_only(cases) if probes.calls_only else cases
     if why is not None:
         print(f"{vid} h2spec: {why}")
     for entry, finding in cases:
