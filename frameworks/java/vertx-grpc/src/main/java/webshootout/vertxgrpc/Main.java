@@ -7,6 +7,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.net.PemKeyCertOptions;
 import java.util.List;
+import webshootout.common.TlsFiles;
 
 /**
  * Vert.x 5's gRPC server: WORKERS event loops, one verticle on each, all sharing PORT (Vert.x spreads the
@@ -33,17 +34,13 @@ public final class Main {
     private static HttpServerOptions serverOptions() {
         HttpServerOptions options = new HttpServerOptions().setHost(env("HOST", "0.0.0.0"))
                 .setPort(Integer.parseInt(env("PORT", "8080")));
-        String cert = System.getenv("TLS_CERT");
-        String key = System.getenv("TLS_KEY");
-        if (cert == null && key == null) {
+        TlsFiles tls = TlsFiles.fromEnv();
+        if (tls == null) {
             return options;
-        }
-        if (cert == null || key == null) {
-            throw new IllegalStateException("TLS_CERT=" + cert + " and TLS_KEY=" + key + ": set both or neither");
         }
         // gRPC is HTTP/2 only, so ALPN offers h2 alone (Vert.x's default list also offers http/1.1).
         return options.setSsl(true).setUseAlpn(true).setAlpnVersions(List.of(HttpVersion.HTTP_2))
-                .setKeyCertOptions(new PemKeyCertOptions().setCertPath(cert).setKeyPath(key));
+                .setKeyCertOptions(new PemKeyCertOptions().setCertPath(tls.cert()).setKeyPath(tls.key()));
     }
 
     private static String env(String name, String fallback) {
