@@ -18,8 +18,8 @@ from .servers import FakeServer
 class FakeStack:
     """The harness's three calls; each serving() starts a fake server with `flaws` and stops it after."""
 
-    def __init__(self, *flaws: str):
-        self.flaws, self.started = flaws, 0
+    def __init__(self, *flaws: str, stop_fault: str | None = None):
+        self.flaws, self.started, self.stop_fault = flaws, 0, stop_fault
 
     @contextlib.contextmanager
     def environment(self, work, logs, cpus, need_database):
@@ -36,6 +36,8 @@ class FakeStack:
             yield SimpleNamespace(server=SimpleNamespace(host="127.0.0.1", port=server.port, ca=None), alive=server.alive)
         finally:
             server.stop()
+            if self.stop_fault:
+                on_stop_fault(SimpleNamespace(reason=self.stop_fault))
 
 
 def _settings(tmp_path, ids=("fake",)):
@@ -107,3 +109,10 @@ def test_a_grpc_server_gets_no_http1_probe_and_an_id_with_neither_path_is_said(t
     stacks = {s["id"]: s for s in _written(tmp_path)["stacks"]}
     assert stack.started == 1 and stacks["calls"]["findings"] == [] and stacks["calls"]["error"] is None
     assert "nor an HTTP/2-only workload's" in stacks["pathless"]["error"]
+
+
+def test_a_server_that_stops_badly_is_said_once_per_stop(tmp_path, capsys, built):
+    stack = FakeStack(stop_fault="did not stop within 10s of the stop signal and was killed")
+    assert conform_cmd.run(_settings(tmp_path), _args("cl-te"), stack) == 0
+    said = capsys.readouterr().out
+    assert said.count("fake: on stopping: did not stop within 10s of the stop signal and was killed") == stack.started == 1

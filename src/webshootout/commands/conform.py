@@ -43,7 +43,6 @@ class _Serving:
 
     def __init__(self, variant: stacks_catalog.Variant, env, stack, settings: Settings):
         self.variant, self.env, self.stack, self.settings = variant, env, stack, settings
-        self.leaks: list[str] = []
         self._held = contextlib.ExitStack()
         self.restart()
 
@@ -52,7 +51,12 @@ class _Serving:
         self._held = contextlib.ExitStack()
         self.served = self._held.enter_context(self.stack.serving(
             self.variant, self.env, install=self.settings.install,
-            on_stop_fault=lambda fault: self.leaks.append(fault.reason)))
+            on_stop_fault=self._stop_fault))
+
+    def _stop_fault(self, fault) -> None:
+        """How the server stopped, when not cleanly (killed after the grace, or leaving processes): said, since
+        it is the server's, not a probe's, and it takes time from the id's probing."""
+        print(f"{self.variant.id}: on stopping: {fault.reason}")
 
     def target(self) -> Target:
         srv = self.served.server
