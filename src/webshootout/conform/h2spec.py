@@ -11,8 +11,8 @@ import shutil
 import subprocess
 import tempfile
 import time
-from dataclasses import replace
 import xml.etree.ElementTree as ElementTree
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -25,9 +25,9 @@ BINARY_ENV = "SHOOTOUT_H2SPEC"  # a built h2spec to use instead of target/h2spec
 HOME = ROOT / "target" / "h2spec"
 CASE_TIMEOUT = 1  # seconds h2spec waits for each expected frame
 RUN_TIMEOUT = 25.0  # for all sections at once; the largest has 21 cases
+WANTED_ANSWER = ("expected DATA frame", "expected HEADERS Frame")  # how a case waiting for an answer fails
 # Every section of h2spec v2.2.1 that has server cases (145 in all; http2/6.6, PUSH_PROMISE, has none), each
 # a set of whole test suites, so a case's name (its suite and place in it) is the one a single run gives it.
-WANTED_ANSWER = ("expected DATA frame", "expected HEADERS Frame")  # how a case waiting for an answer fails
 SECTIONS = ("generic/1", "generic/2", "generic/3", "generic/4", "generic/5", "http2/3", "http2/4", "http2/5",
             "http2/6.1", "http2/6.2", "http2/6.3", "http2/6.4", "http2/6.5", "http2/6.7", "http2/6.8", "http2/6.9",
             "http2/6.10", "http2/7", "http2/8", "hpack")
